@@ -1,0 +1,69 @@
+using Microsoft.Extensions.Configuration;
+
+namespace DataStore;
+
+/// <summary>How to open a store; binds from configuration (an appsettings.json section or <c>DATASTORE__</c> environment variables).</summary>
+public sealed class DataStoreOptions
+{
+    /// <summary>The configuration section name the options bind from by default.</summary>
+    public const string SectionName = "DataStore";
+
+    /// <summary>The store's directory. Required except for <see cref="StoreBackend.InMemory"/>.</summary>
+    public string Path { get; set; } = "";
+
+    /// <summary>The backend; null opens whatever the store's manifest names, and creates a new store as <see cref="StoreBackend.Sqlite"/>.</summary>
+    public StoreBackend? Backend { get; set; }
+
+    /// <summary>The durability of this instance's writes; null uses the store's recorded setting (<see cref="DataStore.Durability.Relaxed"/> for a new store).</summary>
+    public Durability? Durability { get; set; }
+
+    /// <summary>How long a write waits for another writer (thread or process) before failing with <see cref="StoreTimeoutException"/>.</summary>
+    public TimeSpan Timeout { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>How often a <see cref="DataStore.Durability.Relaxed"/> store syncs its writes to disk in the background.</summary>
+    public TimeSpan SyncInterval { get; set; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>Whether opening a directory with no store creates one.</summary>
+    public bool CreateIfMissing { get; set; } = true;
+
+    /// <summary>Reads options from a configuration section, such as <c>configuration.GetSection("DataStore")</c>.</summary>
+    public static DataStoreOptions FromConfiguration(IConfiguration section)
+    {
+        ArgumentNullException.ThrowIfNull(section);
+        var options = new DataStoreOptions();
+        section.Bind(options);
+        return options;
+    }
+
+    /// <summary>A copy that can be changed without affecting this instance.</summary>
+    public DataStoreOptions Clone() => (DataStoreOptions)MemberwiseClone();
+
+    /// <summary>Throws <see cref="ArgumentException"/> naming the first invalid setting.</summary>
+    public void Validate()
+    {
+        if (Backend != StoreBackend.InMemory && string.IsNullOrWhiteSpace(Path))
+        {
+            throw new ArgumentException("DataStoreOptions.Path must name the store's directory.", nameof(Path));
+        }
+
+        if (Backend is { } backend && !Enum.IsDefined(backend))
+        {
+            throw new ArgumentException($"DataStoreOptions.Backend {(int)backend} is not a known backend.", nameof(Backend));
+        }
+
+        if (Durability is { } durability && !Enum.IsDefined(durability))
+        {
+            throw new ArgumentException($"DataStoreOptions.Durability {(int)durability} is not a known level.", nameof(Durability));
+        }
+
+        if (Timeout < TimeSpan.Zero || Timeout > TimeSpan.FromDays(1))
+        {
+            throw new ArgumentException($"DataStoreOptions.Timeout must be between 0 and 1 day; it is {Timeout}.", nameof(Timeout));
+        }
+
+        if (SyncInterval <= TimeSpan.Zero || SyncInterval > TimeSpan.FromHours(1))
+        {
+            throw new ArgumentException($"DataStoreOptions.SyncInterval must be above 0 and at most 1 hour; it is {SyncInterval}.", nameof(SyncInterval));
+        }
+    }
+}

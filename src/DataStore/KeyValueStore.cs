@@ -1,0 +1,52 @@
+using DataStore.InMemory;
+using DataStore.Manifest;
+using DataStore.Sqlite;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace DataStore;
+
+/// <summary>Opens stores: the one place that picks a backend.</summary>
+public static class KeyValueStore
+{
+    /// <summary>Opens (or creates) the store at <paramref name="path"/>, with the backend its manifest names (SQLite for a new store).</summary>
+    public static IKeyValueStore Open(string path) => Open(new DataStoreOptions { Path = path });
+
+    /// <summary>Opens (or creates) the store that <paramref name="options"/> describe.</summary>
+    /// <exception cref="ArgumentException">An option is invalid.</exception>
+    /// <exception cref="DataStoreException">The store cannot be opened; the message names path, backend and cause.</exception>
+    public static IKeyValueStore Open(DataStoreOptions options, ILoggerFactory? loggerFactory = null)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        options.Validate();
+        var logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger("DataStore");
+        if (options.Backend == StoreBackend.InMemory)
+        {
+            return new InMemoryStore();
+        }
+
+        var directory = System.IO.Path.GetFullPath(options.Path);
+        var manifest = StoreFiles.Guard(directory, options.Backend ?? StoreBackend.Sqlite, () =>
+        {
+            if (options.CreateIfMissing)
+            {
+                Directory.CreateDirectory(directory);
+            }
+
+            return StoreManifest.OpenOrCreate(directory, options);
+        });
+
+        var durability = options.Durability ?? manifest.Durability;
+        IKeyValueStore store = manifest.Backend switch
+        {
+            StoreBackend.Sqlite => SqliteStore.Open(directory, durability, options, logger),
+            StoreBackend.InMemory => throw Unavailable(directory, manifest.Backend, "an in-memory store has no directory"),
+            _ => throw Unavailable(directory, manifest.Backend, "this version of DataStore does not include that backend yet"),
+        };
+        logger.LogDebug("Opened {Backend} store at {Path} ({Durability})", manifest.Backend, directory, durability);
+        return store;
+    }
+
+    private static DataStoreException Unavailable(string directory, StoreBackend backend, string why) =>
+        new(StoreFailure.Unavailable, directory, backend, $"the backend cannot be opened: {why}.");
+}

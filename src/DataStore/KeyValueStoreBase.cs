@@ -1,0 +1,193 @@
+using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
+
+namespace DataStore;
+
+/// <summary>
+/// What every backend shares: argument checks, the disposed check and the batch-failure exception, so each
+/// backend implements only the <c>*Core</c> operations and receives valid arguments.
+/// </summary>
+internal abstract class KeyValueStoreBase : IKeyValueStore
+{
+    private volatile bool _disposed;
+
+    /// <inheritdoc />
+    public abstract string Path { get; }
+
+    /// <inheritdoc />
+    public abstract StoreBackend Backend { get; }
+
+    /// <inheritdoc />
+    public abstract StoreCapabilities Capabilities { get; }
+
+    /// <inheritdoc />
+    public abstract Durability Durability { get; }
+
+    /// <summary>True once <see cref="Dispose()"/> has begun.</summary>
+    protected bool IsDisposed => _disposed;
+
+    /// <inheritdoc />
+    public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        KeyGuard.ThrowIfInvalidKey(key);
+        ThrowIfDisposed();
+        PutCore(key, value);
+    }
+
+    /// <inheritdoc />
+    public bool Get(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
+    {
+        KeyGuard.ThrowIfInvalidKey(key);
+        KeyGuard.ThrowIfNull(destination);
+        ThrowIfDisposed();
+        return GetCore(key, destination);
+    }
+
+    /// <inheritdoc />
+    public int Get(ReadOnlySpan<byte> key, Span<byte> destination)
+    {
+        KeyGuard.ThrowIfInvalidKey(key);
+        ThrowIfDisposed();
+        return GetCore(key, destination);
+    }
+
+    /// <inheritdoc />
+    public bool HaveKey(ReadOnlySpan<byte> key)
+    {
+        KeyGuard.ThrowIfInvalidKey(key);
+        ThrowIfDisposed();
+        return HaveKeyCore(key);
+    }
+
+    /// <inheritdoc />
+    public void Delete(ReadOnlySpan<byte> key)
+    {
+        KeyGuard.ThrowIfInvalidKey(key);
+        ThrowIfDisposed();
+        DeleteCore(key);
+    }
+
+    /// <inheritdoc />
+    public long DeletePrefix(ReadOnlySpan<byte> prefix)
+    {
+        KeyGuard.ThrowIfInvalidPrefix(prefix);
+        ThrowIfDisposed();
+        return KeyOrder.TryGetPrefixEnd(prefix, out var end) ? DeleteRangeCore(prefix, end) : DeleteRangeCore(prefix, default);
+    }
+
+    /// <inheritdoc />
+    public long DeleteRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
+    {
+        KeyGuard.ThrowIfInvalidRange(start, end);
+        ThrowIfDisposed();
+        return DeleteRangeCore(start, end);
+    }
+
+    /// <inheritdoc />
+    public IKeyValueCursor ScanPrefix(ReadOnlySpan<byte> prefix, bool keysOnly = false)
+    {
+        ThrowIfDisposed();
+        return KeyOrder.TryGetPrefixEnd(prefix, out var end) ? ScanCore(prefix, end, keysOnly) : ScanCore(prefix, default, keysOnly);
+    }
+
+    /// <inheritdoc />
+    public IKeyValueCursor ScanRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly = false)
+    {
+        KeyGuard.ThrowIfInvalidRange(start, end);
+        ThrowIfDisposed();
+        return ScanCore(start, end, keysOnly);
+    }
+
+    /// <inheritdoc />
+    public void Write(WriteBatch batch)
+    {
+        if (!TryWrite(batch, out var failure))
+        {
+            throw new PreconditionFailedException(Path, Backend, failure);
+        }
+    }
+
+    /// <inheritdoc />
+    public bool TryWrite(WriteBatch batch, [NotNullWhen(false)] out PreconditionFailure? failure)
+    {
+        KeyGuard.ThrowIfNull(batch);
+        ThrowIfDisposed();
+        failure = null;
+        if (batch.OperationCount == 0 && batch.PreconditionCount == 0)
+        {
+            return true;
+        }
+
+        var failed = WriteCore(batch);
+        if (failed < 0)
+        {
+            return true;
+        }
+
+        failure = batch.FailureAt(failed);
+        return false;
+    }
+
+    /// <inheritdoc />
+    public void Compact()
+    {
+        ThrowIfDisposed();
+        CompactCore();
+    }
+
+    /// <summary>Releases every file, lock and native handle of the store.</summary>
+    public void Dispose()
+    {
+        if (_disposed)
+        {
+            return;
+        }
+
+        _disposed = true;
+        Dispose(true);
+        GC.SuppressFinalize(this);
+    }
+
+    /// <summary>Releases the backend's resources; called once.</summary>
+    protected abstract void Dispose(bool disposing);
+
+    /// <summary>Throws <see cref="ObjectDisposedException"/> once the store is disposed.</summary>
+    protected void ThrowIfDisposed()
+    {
+        if (_disposed)
+        {
+            ThrowDisposed();
+        }
+    }
+
+    /// <summary>Inserts or overwrites a valid key.</summary>
+    protected abstract void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value);
+
+    /// <summary>Writes the value to <paramref name="destination"/>; false when absent.</summary>
+    protected abstract bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination);
+
+    /// <summary>Copies the value when it fits and returns its length; -1 when absent.</summary>
+    protected abstract int GetCore(ReadOnlySpan<byte> key, Span<byte> destination);
+
+    /// <summary>True when the key is present.</summary>
+    protected abstract bool HaveKeyCore(ReadOnlySpan<byte> key);
+
+    /// <summary>Removes the key if present.</summary>
+    protected abstract void DeleteCore(ReadOnlySpan<byte> key);
+
+    /// <summary>Removes [start, end) atomically; empty bounds are open. Returns the count removed.</summary>
+    protected abstract long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end);
+
+    /// <summary>Opens a cursor over [start, end); empty bounds are open.</summary>
+    protected abstract IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly);
+
+    /// <summary>Checks the batch's preconditions and applies it atomically; returns -1, or the index of the first failed precondition (nothing written).</summary>
+    protected abstract int WriteCore(WriteBatch batch);
+
+    /// <summary>Gives free space back to the file system.</summary>
+    protected abstract void CompactCore();
+
+    [DoesNotReturn]
+    private void ThrowDisposed() =>
+        throw new ObjectDisposedException(GetType().Name, $"The {Backend} store at '{Path}' has been disposed.");
+}

@@ -1,0 +1,91 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace DataStore.Manifest;
+
+/// <summary>The small file that makes a store directory self-describing: backend, format version and store-wide settings.</summary>
+internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Durability Durability)
+{
+    public const string FileName = "datastore.json";
+
+    /// <summary>The format version this build writes and the newest it can open.</summary>
+    public const int CurrentFormatVersion = 1;
+
+    private static readonly JsonSerializerOptions Json = new()
+    {
+        WriteIndented = true,
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        Converters = { new JsonStringEnumConverter() },
+    };
+
+    /// <summary>
+    /// Reads the manifest in <paramref name="directory"/>, or creates it when there is none and creation is allowed.
+    /// Two processes creating the same store at once agree on one manifest: the first rename wins.
+    /// </summary>
+    public static StoreManifest OpenOrCreate(string directory, DataStoreOptions options)
+    {
+        var path = System.IO.Path.Combine(directory, FileName);
+        var requested = options.Backend ?? StoreBackend.Sqlite;
+        if (!File.Exists(path))
+        {
+            if (!options.CreateIfMissing)
+            {
+                throw new DataStoreException(StoreFailure.Io, directory, requested,
+                    $"there is no store here (no {FileName}) and DataStoreOptions.CreateIfMissing is false.");
+            }
+
+            TryCreate(path, new StoreManifest(requested, CurrentFormatVersion, options.Durability ?? Durability.Relaxed));
+        }
+
+        var manifest = Read(path, directory, requested);
+        manifest.ThrowIfIncompatible(directory, options.Backend);
+        return manifest;
+    }
+
+    private void ThrowIfIncompatible(string directory, StoreBackend? requested)
+    {
+        if (FormatVersion > CurrentFormatVersion)
+        {
+            throw new StoreFormatException(StoreFailure.NewerFormat, directory, Backend,
+                $"the store has format version {FormatVersion}, newer than version {CurrentFormatVersion} that this DataStore reads. Update DataStore.");
+        }
+
+        if (requested is { } backend && backend != Backend)
+        {
+            throw new StoreFormatException(StoreFailure.WrongBackend, directory, backend,
+                $"the directory holds a {Backend} store, not a {backend} store. Open it with Backend = {Backend} (or leave Backend unset), or migrate it.");
+        }
+    }
+
+    private static void TryCreate(string path, StoreManifest manifest)
+    {
+        var temporary = $"{path}.{Environment.ProcessId}.{Guid.NewGuid():N}.tmp";
+        File.WriteAllBytes(temporary, JsonSerializer.SerializeToUtf8Bytes(manifest, Json));
+        try
+        {
+            File.Move(temporary, path, overwrite: false);
+        }
+        catch (IOException) when (File.Exists(path))
+        {
+            // Another process created the store first; its manifest stands.
+        }
+        finally
+        {
+            File.Delete(temporary);
+        }
+    }
+
+    private static StoreManifest Read(string path, string directory, StoreBackend requested)
+    {
+        try
+        {
+            return JsonSerializer.Deserialize<StoreManifest>(File.ReadAllBytes(path), Json)
+                ?? throw new JsonException("the manifest is empty");
+        }
+        catch (JsonException e)
+        {
+            throw new StoreFormatException(StoreFailure.Corrupt, directory, requested,
+                $"{FileName} is damaged ({e.Message}); the store cannot be identified.", e);
+        }
+    }
+}

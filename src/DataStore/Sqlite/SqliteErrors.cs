@@ -1,0 +1,39 @@
+using System.Diagnostics.CodeAnalysis;
+using SQLitePCL;
+
+namespace DataStore.Sqlite;
+
+/// <summary>Translates SQLite result codes into exceptions that name the store path, the backend and the cause.</summary>
+internal sealed class SqliteErrors(string directory, TimeSpan timeout)
+{
+    public string Directory => directory;
+
+    /// <summary>Throws unless <paramref name="rc"/> is OK, ROW or DONE.</summary>
+    public void Check(int rc, sqlite3 db, string operation)
+    {
+        if (rc != raw.SQLITE_OK && rc != raw.SQLITE_ROW && rc != raw.SQLITE_DONE)
+        {
+            Throw(rc, db, operation);
+        }
+    }
+
+    [DoesNotReturn]
+    public void Throw(int rc, sqlite3? db, string operation) => throw Translate(rc, db, operation);
+
+    public DataStoreException Translate(int rc, sqlite3? db, string operation)
+    {
+        var message = db is null ? raw.sqlite3_errstr(rc).utf8_to_string() : raw.sqlite3_errmsg(db).utf8_to_string();
+        var detail = $"{operation} failed: {message} (SQLite code {rc})";
+        return (rc & 0xFF) switch
+        {
+            raw.SQLITE_BUSY or raw.SQLITE_LOCKED => new StoreTimeoutException(directory, StoreBackend.Sqlite, timeout),
+            raw.SQLITE_CORRUPT or raw.SQLITE_NOTADB => new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.Sqlite,
+                $"{detail}. The database file is damaged or is not a DataStore SQLite database."),
+            raw.SQLITE_FULL => new DataStoreException(StoreFailure.DiskFull, directory, StoreBackend.Sqlite, $"{detail}. Free disk space and retry."),
+            raw.SQLITE_PERM or raw.SQLITE_READONLY or raw.SQLITE_CANTOPEN or raw.SQLITE_AUTH => new DataStoreException(StoreFailure.AccessDenied,
+                directory, StoreBackend.Sqlite, $"{detail}. Check that this user may read and write the store's directory and files."),
+            raw.SQLITE_IOERR => new DataStoreException(StoreFailure.Io, directory, StoreBackend.Sqlite, detail),
+            _ => new DataStoreException(StoreFailure.Engine, directory, StoreBackend.Sqlite, detail),
+        };
+    }
+}

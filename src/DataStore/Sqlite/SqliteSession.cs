@@ -1,0 +1,134 @@
+using SQLitePCL;
+
+namespace DataStore.Sqlite;
+
+/// <summary>One SQLite connection with its statements prepared once and reused; used by one thread at a time.</summary>
+internal sealed class SqliteSession : IDisposable
+{
+    private const int OpenFlags = raw.SQLITE_OPEN_READWRITE | raw.SQLITE_OPEN_CREATE | raw.SQLITE_OPEN_NOMUTEX | raw.SQLITE_OPEN_PRIVATECACHE;
+    private const uint PreparePersistent = 0x01;
+
+    private static readonly string[] Sql =
+    [
+        SqliteSql.Put, SqliteSql.Get, SqliteSql.HaveKey, SqliteSql.Delete, SqliteSql.DeleteFrom, SqliteSql.DeleteRange,
+        SqliteSql.ScanFrom, SqliteSql.ScanRange, SqliteSql.ScanKeysFrom, SqliteSql.ScanKeysRange,
+        SqliteSql.BeginImmediate, SqliteSql.Commit, SqliteSql.Rollback,
+    ];
+
+    private readonly sqlite3_stmt?[] _statements = new sqlite3_stmt?[Sql.Length];
+    private readonly SqliteErrors _errors;
+
+    static SqliteSession() => Batteries_V2.Init();
+
+    private SqliteSession(sqlite3 db, SqliteErrors errors)
+    {
+        Db = db;
+        _errors = errors;
+    }
+
+    public sqlite3 Db { get; }
+
+    public SqliteErrors Errors => _errors;
+
+    /// <summary>Opens a connection to <paramref name="file"/> with the store's per-connection settings.</summary>
+    public static SqliteSession Open(string file, SqliteErrors errors, TimeSpan timeout)
+    {
+        var rc = raw.sqlite3_open_v2(file, out var db, OpenFlags, null);
+        if (rc != raw.SQLITE_OK)
+        {
+            var error = errors.Translate(rc, db, "opening the database");
+            db?.Dispose();
+            throw error;
+        }
+
+        var session = new SqliteSession(db, errors);
+        try
+        {
+            raw.sqlite3_extended_result_codes(db, 1);
+            raw.sqlite3_busy_timeout(db, (int)Math.Min(int.MaxValue, timeout.TotalMilliseconds));
+            session.Execute("PRAGMA synchronous=NORMAL; PRAGMA cache_size=-8192", "configuring the connection");
+            return session;
+        }
+        catch
+        {
+            session.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Runs SQL text once (set-up and maintenance only; hot paths use prepared statements).</summary>
+    public void Execute(string sql, string operation) => _errors.Check(raw.sqlite3_exec(Db, sql), Db, operation);
+
+    /// <summary>The prepared statement, reset and with no bindings, ready to bind and step.</summary>
+    public sqlite3_stmt Statement(SqliteStatement which)
+    {
+        var statement = _statements[(int)which];
+        if (statement is null)
+        {
+            var rc = raw.sqlite3_prepare_v3(Db, Sql[(int)which], PreparePersistent, out statement);
+            _errors.Check(rc, Db, "preparing a statement");
+            _statements[(int)which] = statement;
+        }
+
+        return statement;
+    }
+
+    /// <summary>Binds a blob; an empty span binds a zero-length blob, never NULL.</summary>
+    public void Bind(sqlite3_stmt statement, int index, ReadOnlySpan<byte> bytes)
+    {
+        var rc = bytes.IsEmpty ? raw.sqlite3_bind_zeroblob(statement, index, 0) : raw.sqlite3_bind_blob(statement, index, bytes);
+        if (rc != raw.SQLITE_OK)
+        {
+            _errors.Throw(rc, Db, "binding a key or value");
+        }
+    }
+
+    /// <summary>Steps a statement; returns true for a row, false when done, and throws (after resetting) on an error.</summary>
+    public bool Step(sqlite3_stmt statement, string operation)
+    {
+        var rc = raw.sqlite3_step(statement);
+        if (rc == raw.SQLITE_ROW)
+        {
+            return true;
+        }
+
+        if (rc == raw.SQLITE_DONE)
+        {
+            return false;
+        }
+
+        raw.sqlite3_reset(statement);
+        _errors.Throw(rc, Db, operation);
+        return false;
+    }
+
+    /// <summary>Runs a statement that returns no rows, then resets it and drops its bindings (which may hold a large value).</summary>
+    public void Run(sqlite3_stmt statement, string operation)
+    {
+        try
+        {
+            Step(statement, operation);
+        }
+        finally
+        {
+            raw.sqlite3_reset(statement);
+            raw.sqlite3_clear_bindings(statement);
+        }
+    }
+
+    /// <summary>Runs one of the parameterless statements (BEGIN, COMMIT, ROLLBACK).</summary>
+    public void Run(SqliteStatement which, string operation) => Run(Statement(which), operation);
+
+    /// <summary>True while a transaction is open on this connection.</summary>
+    public bool InTransaction => raw.sqlite3_get_autocommit(Db) == 0;
+
+    public void Dispose()
+    {
+        foreach (var statement in _statements)
+        {
+            statement?.Dispose();
+        }
+
+        raw.sqlite3_close_v2(Db);
+    }
+}

@@ -1,0 +1,65 @@
+namespace DataStore.Tests.Conformance;
+
+/// <summary>
+/// The base of every conformance rule: one abstract class per DESIGN.md rule derives from it, and one tiny
+/// sealed subclass per backend names the backend. Each test gets a fresh temporary directory.
+/// </summary>
+public abstract class StoreContract : IDisposable
+{
+    private readonly List<IKeyValueStore> _opened = [];
+
+    /// <summary>The backend under test.</summary>
+    protected abstract StoreBackend Backend { get; }
+
+    /// <summary>This test's own directory, deleted afterwards.</summary>
+    protected TemporaryDirectory Directory { get; } = new();
+
+    /// <summary>The store path tests use unless they need several stores.</summary>
+    protected string StorePath => Directory.Sub("store");
+
+    /// <summary>Options for the backend under test at <paramref name="path"/> (default <see cref="StorePath"/>).</summary>
+    protected DataStoreOptions Options(string? path = null) => new()
+    {
+        Path = path ?? StorePath,
+        Backend = Backend,
+        Timeout = TimeSpan.FromSeconds(10),
+    };
+
+    /// <summary>Opens the backend under test; the store is disposed with the test.</summary>
+    protected IKeyValueStore Open(Action<DataStoreOptions>? configure = null, string? path = null)
+    {
+        var options = Options(path);
+        configure?.Invoke(options);
+        var store = KeyValueStore.Open(options);
+        _opened.Add(store);
+        return store;
+    }
+
+    /// <summary>Skips the test, printing why, when the backend does not declare <paramref name="needed"/>.</summary>
+    protected void RequireCapability(StoreCapabilities needed, string rule)
+    {
+        var capabilities = CapabilitiesOf(Backend);
+        if ((capabilities & needed) != needed)
+        {
+            Assert.Skip($"{Backend} does not declare {needed & ~capabilities}, so rule '{rule}' is not met on it yet.");
+        }
+    }
+
+    /// <summary>The capabilities the backend declares, read from a throwaway store.</summary>
+    protected StoreCapabilities CapabilitiesOf(StoreBackend backend)
+    {
+        using var probe = KeyValueStore.Open(new DataStoreOptions { Path = Directory.Sub($"probe-{Guid.NewGuid():N}"), Backend = backend });
+        return probe.Capabilities;
+    }
+
+    public void Dispose()
+    {
+        foreach (var store in _opened)
+        {
+            store.Dispose();
+        }
+
+        Directory.Dispose();
+        GC.SuppressFinalize(this);
+    }
+}
