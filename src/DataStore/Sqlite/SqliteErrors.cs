@@ -22,7 +22,9 @@ internal sealed class SqliteErrors(string directory, TimeSpan timeout)
 
     public DataStoreException Translate(int rc, sqlite3? db, string operation)
     {
-        var message = db is null ? raw.sqlite3_errstr(rc).utf8_to_string() : raw.sqlite3_errmsg(db).utf8_to_string();
+        var message = db is null || raw.sqlite3_extended_errcode(db) == raw.SQLITE_OK
+            ? raw.sqlite3_errstr(rc).utf8_to_string()
+            : raw.sqlite3_errmsg(db).utf8_to_string();
         var detail = $"{operation} failed: {message} (SQLite code {rc})";
         return (rc & 0xFF) switch
         {

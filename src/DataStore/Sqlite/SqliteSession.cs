@@ -44,6 +44,11 @@ internal sealed class SqliteSession : IDisposable
         var session = new SqliteSession(db, errors);
         try
         {
+            if (raw.sqlite3_db_readonly(db, "main") == 1)
+            {
+                errors.Throw(raw.SQLITE_READONLY, db, "opening the database for writing");
+            }
+
             raw.sqlite3_extended_result_codes(db, 1);
             raw.sqlite3_busy_timeout(db, (int)Math.Min(int.MaxValue, timeout.TotalMilliseconds));
             session.Execute("PRAGMA synchronous=NORMAL; PRAGMA cache_size=-8192", "configuring the connection");
