@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
+using DataStore.Diagnostics;
 
 namespace DataStore;
 
@@ -32,6 +33,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
         KeyGuard.ThrowIfInvalidKey(key);
         ThrowIfDisposed();
         PutCore(key, value);
+        StoreMetrics.Count(StoreMetrics.Writes, Backend);
     }
 
     /// <inheritdoc />
@@ -40,6 +42,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
         KeyGuard.ThrowIfInvalidKey(key);
         KeyGuard.ThrowIfNull(destination);
         ThrowIfDisposed();
+        StoreMetrics.Count(StoreMetrics.Reads, Backend);
         return GetCore(key, destination);
     }
 
@@ -48,6 +51,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     {
         KeyGuard.ThrowIfInvalidKey(key);
         ThrowIfDisposed();
+        StoreMetrics.Count(StoreMetrics.Reads, Backend);
         return GetCore(key, destination);
     }
 
@@ -56,6 +60,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     {
         KeyGuard.ThrowIfInvalidKey(key);
         ThrowIfDisposed();
+        StoreMetrics.Count(StoreMetrics.Reads, Backend);
         return HaveKeyCore(key);
     }
 
@@ -65,6 +70,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
         KeyGuard.ThrowIfInvalidKey(key);
         ThrowIfDisposed();
         DeleteCore(key);
+        StoreMetrics.Count(StoreMetrics.Writes, Backend);
     }
 
     /// <inheritdoc />
@@ -72,6 +78,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     {
         KeyGuard.ThrowIfInvalidPrefix(prefix);
         ThrowIfDisposed();
+        StoreMetrics.Count(StoreMetrics.Writes, Backend);
         return KeyOrder.TryGetPrefixEnd(prefix, out var end) ? DeleteRangeCore(prefix, end) : DeleteRangeCore(prefix, default);
     }
 
@@ -80,6 +87,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     {
         KeyGuard.ThrowIfInvalidRange(start, end);
         ThrowIfDisposed();
+        StoreMetrics.Count(StoreMetrics.Writes, Backend);
         return DeleteRangeCore(start, end);
     }
 
@@ -87,6 +95,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     public IKeyValueCursor ScanPrefix(ReadOnlySpan<byte> prefix, bool keysOnly = false)
     {
         ThrowIfDisposed();
+        StoreMetrics.Count(StoreMetrics.Scans, Backend);
         return KeyOrder.TryGetPrefixEnd(prefix, out var end) ? ScanCore(prefix, end, keysOnly) : ScanCore(prefix, default, keysOnly);
     }
 
@@ -95,6 +104,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     {
         KeyGuard.ThrowIfInvalidRange(start, end);
         ThrowIfDisposed();
+        StoreMetrics.Count(StoreMetrics.Scans, Backend);
         return ScanCore(start, end, keysOnly);
     }
 
@@ -121,9 +131,11 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
         var failed = WriteCore(batch);
         if (failed < 0)
         {
+            StoreMetrics.Count(StoreMetrics.Writes, Backend);
             return true;
         }
 
+        StoreMetrics.Count(StoreMetrics.PreconditionFailures, Backend);
         failure = batch.FailureAt(failed);
         return false;
     }
