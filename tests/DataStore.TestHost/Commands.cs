@@ -1,0 +1,176 @@
+using System.Buffers.Binary;
+using System.Text;
+using DataStore;
+
+namespace DataStore.TestHost;
+
+/// <summary>The test host's commands. Arguments: command, store path, backend, durability, then the command's own.</summary>
+internal static class Commands
+{
+    public static int Run(string[] args)
+    {
+        if (args.Length < 3)
+        {
+            Console.Error.WriteLine("usage: DataStore.TestHost <command> <store> <backend> [durability] [args...]");
+            return 2;
+        }
+
+        var options = new DataStoreOptions
+        {
+            Path = args[1],
+            Backend = args[2] == "-" ? null : Enum.Parse<StoreBackend>(args[2]),
+            Durability = args.Length > 3 && args[3] != "-" ? Enum.Parse<Durability>(args[3]) : null,
+            Timeout = TimeSpan.FromSeconds(30),
+        };
+        var rest = args.Skip(4).ToArray();
+        using var store = KeyValueStore.Open(options);
+        return args[0] switch
+        {
+            "open" => Open(store),
+            "put-loop" => PutLoop(store, rest[0], int.Parse(rest[1])),
+            "batch-loop" => BatchLoop(store, int.Parse(rest[0])),
+            "check-pairs" => CheckPairs(store, int.Parse(rest[0])),
+            "cas-increment" => CasIncrement(store, int.Parse(rest[0])),
+            "count" => Count(store, rest[0]),
+            "put" => Put(store, rest[0], rest[1]),
+            _ => Unknown(args[0]),
+        };
+    }
+
+    private static int Open(IKeyValueStore store)
+    {
+        Console.WriteLine($"OPEN {store.Backend} {store.Durability}");
+        return 0;
+    }
+
+    /// <summary>Puts <c>{tag}/{i}</c> = i for i = 1..count, printing <c>ACK i</c> after each returns.</summary>
+    private static int PutLoop(IKeyValueStore store, string tag, int count)
+    {
+        for (var i = 1; i <= count; i++)
+        {
+            store.Put(Key(tag, i), Number(i));
+            Console.WriteLine($"ACK {i}");
+        }
+
+        return 0;
+    }
+
+    /// <summary>Commits batches {pair/a = i, pair/b = i, batch/i = i} for i = 1..count, printing <c>ACK i</c> after each.</summary>
+    private static int BatchLoop(IKeyValueStore store, int count)
+    {
+        var batch = new WriteBatch();
+        for (var i = 1; i <= count; i++)
+        {
+            batch.Clear();
+            batch.Put(Utf8("pair/a"), Number(i)).Put(Utf8("pair/b"), Number(i)).Put(Key("batch", i), Number(i));
+            store.Write(batch);
+            Console.WriteLine($"ACK {i}");
+        }
+
+        return 0;
+    }
+
+    /// <summary>Scans pair/ until it has seen pair/a = <paramref name="last"/>, failing if a and b ever differ.</summary>
+    private static int CheckPairs(IKeyValueStore store, int last)
+    {
+        var reads = 0;
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        while (DateTime.UtcNow < deadline)
+        {
+            int? a = null, b = null;
+            using (var cursor = store.ScanPrefix(Utf8("pair/")))
+            {
+                while (cursor.MoveNext())
+                {
+                    var value = BinaryPrimitives.ReadInt32BigEndian(cursor.Value);
+                    if (cursor.Key[^1] == (byte)'a')
+                    {
+                        a = value;
+                    }
+                    else
+                    {
+                        b = value;
+                    }
+                }
+            }
+
+            reads++;
+            if (a != b)
+            {
+                Console.WriteLine($"TORN a={a} b={b} after {reads} reads");
+                return 1;
+            }
+
+            if (a == last)
+            {
+                Console.WriteLine($"READS {reads}");
+                return 0;
+            }
+        }
+
+        Console.WriteLine($"TIMEOUT after {reads} reads");
+        return 1;
+    }
+
+    /// <summary>Increments the counter at "counter" <paramref name="count"/> times with compare-and-swap batches.</summary>
+    private static int CasIncrement(IKeyValueStore store, int count)
+    {
+        var counter = Utf8("counter");
+        var conflicts = 0;
+        for (var done = 0; done < count;)
+        {
+            var current = store.Get(counter);
+            var batch = new WriteBatch();
+            if (current is null)
+            {
+                batch.RequireAbsent(counter).Put(counter, Number(1));
+            }
+            else
+            {
+                batch.RequireValue(counter, current).Put(counter, Number(BinaryPrimitives.ReadInt32BigEndian(current) + 1));
+            }
+
+            if (store.TryWrite(batch, out _))
+            {
+                done++;
+            }
+            else
+            {
+                conflicts++;
+            }
+        }
+
+        Console.WriteLine($"DONE conflicts={conflicts}");
+        return 0;
+    }
+
+    private static int Count(IKeyValueStore store, string prefix)
+    {
+        Console.WriteLine($"COUNT {store.EnumerateKeys(Utf8(prefix)).Count()}");
+        return 0;
+    }
+
+    private static int Put(IKeyValueStore store, string key, string value)
+    {
+        store.Put(Utf8(key), Utf8(value));
+        Console.WriteLine("PUT");
+        return 0;
+    }
+
+    private static int Unknown(string command)
+    {
+        Console.Error.WriteLine($"unknown command '{command}'");
+        return 2;
+    }
+
+    public static byte[] Key(string tag, int i) => [.. Utf8(tag + "/"), .. Number(i)];
+
+    public static byte[] Number(int i)
+    {
+        var bytes = new byte[4];
+        BinaryPrimitives.WriteInt32BigEndian(bytes, i);
+        return bytes;
+    }
+
+    private static byte[] Utf8(string text) => Encoding.UTF8.GetBytes(text);
+}
