@@ -1,0 +1,74 @@
+using System.Text.Json;
+
+namespace DataStore.Tests.Conformance;
+
+/// <summary>Rule 11: a store directory records its backend, format version and settings, so any process opens it without being told.</summary>
+public abstract class SelfDescribingContract : StoreContract
+{
+    private const string Rule = "11: self-describing stores";
+
+    [Fact]
+    public void The_manifest_records_backend_format_version_and_durability()
+    {
+        RequireCapability(StoreCapabilities.SelfDescribing, Rule);
+        Open(o => o.Durability = Durability.Durable).Dispose();
+
+        using var manifest = JsonDocument.Parse(File.ReadAllText(Path.Combine(StorePath, "datastore.json")));
+        Assert.Equal(Backend.ToString(), manifest.RootElement.GetProperty("backend").GetString());
+        Assert.Equal(1, manifest.RootElement.GetProperty("formatVersion").GetInt32());
+        Assert.Equal("Durable", manifest.RootElement.GetProperty("durability").GetString());
+    }
+
+    [Fact]
+    public void Opening_with_no_backend_named_uses_the_manifests_backend_and_settings()
+    {
+        RequireCapability(StoreCapabilities.SelfDescribing, Rule);
+        var store = Open(o => o.Durability = Durability.Durable);
+        store.Put(Bytes.Of(1), Bytes.Of(1));
+        store.Dispose();
+
+        using var reopened = KeyValueStore.Open(StorePath);
+        Assert.Equal(Backend, reopened.Backend);
+        Assert.Equal(Durability.Durable, reopened.Durability);
+        StoreAssert.Holds(reopened, Bytes.Of(1), Bytes.Of(1));
+    }
+
+    [Fact]
+    public void Another_process_opens_the_store_without_being_told_the_backend()
+    {
+        RequireCapability(StoreCapabilities.SelfDescribing, Rule);
+        Open().Put("key"u8, "value"u8);
+
+        var (code, output) = ChildProcess.Run(["open", StorePath, "-", "-"]);
+        Assert.Equal(0, code);
+        Assert.Contains($"OPEN {Backend} Relaxed", output);
+    }
+
+    [Fact]
+    public void Processes_creating_the_same_store_at_once_agree_on_one_manifest()
+    {
+        RequireCapability(StoreCapabilities.SelfDescribing, Rule);
+        var children = Enumerable.Range(0, 4)
+            .Select(_ => ChildProcess.Start(["open", StorePath, Backend.ToString(), "-"]))
+            .ToList();
+        foreach (var child in children)
+        {
+            Assert.True(child.WaitForExit(TimeSpan.FromSeconds(60)) == 0, child.Output);
+            child.Dispose();
+        }
+
+        Assert.Single(System.IO.Directory.EnumerateFiles(StorePath, "datastore.json*"));
+        using var store = KeyValueStore.Open(StorePath);
+        Assert.Equal(Backend, store.Backend);
+    }
+}
+
+public sealed class InMemorySelfDescribingContract : SelfDescribingContract
+{
+    protected override StoreBackend Backend => StoreBackend.InMemory;
+}
+
+public sealed class SqliteSelfDescribingContract : SelfDescribingContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
