@@ -33,6 +33,7 @@ internal static class Commands
             "cas-increment" => CasIncrement(store, int.Parse(rest[0])),
             "count" => Count(store, rest[0]),
             "put" => Put(store, rest[0], rest[1]),
+            "hold-sqlite-write-lock" => SqliteWriteLock.Hold(store.Path, int.Parse(rest[0])),
             _ => Unknown(args[0]),
         };
     }
