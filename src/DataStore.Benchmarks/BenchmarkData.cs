@@ -1,0 +1,52 @@
+using System.Buffers.Binary;
+
+namespace DataStore.Benchmarks;
+
+/// <summary>
+/// The data shape of the native anchor (../shared/anchors/native): 9-byte keys (tag 0x01 + 8-byte big-endian id),
+/// existing ids even, misses odd; 128-byte incompressible values cut from a random pool.
+/// </summary>
+public static class BenchmarkData
+{
+    public const int ValueSize = 128;
+
+    public static byte[] Key(long id)
+    {
+        var key = new byte[9];
+        key[0] = 0x01;
+        BinaryPrimitives.WriteInt64BigEndian(key.AsSpan(1), id);
+        return key;
+    }
+
+    /// <summary>A 4 MiB pool of random bytes; values are 128-byte slices of it at random offsets.</summary>
+    public static byte[] ValuePool(int seed)
+    {
+        var pool = new byte[4 << 20];
+        new Random(seed).NextBytes(pool);
+        return pool;
+    }
+
+    /// <summary>Opens a fresh store of <paramref name="backend"/> in <paramref name="directory"/> and loads <paramref name="count"/> keys (ids 0, 2, 4, ...) in random order, 1,000 per batch.</summary>
+    public static IKeyValueStore OpenPreloaded(StoreBackend backend, string directory, int count, byte[] pool)
+    {
+        var store = KeyValueStore.Open(new DataStoreOptions { Path = directory, Backend = backend });
+        var random = new Random(1);
+        var order = Enumerable.Range(0, count).ToArray();
+        random.Shuffle(order);
+        var batch = new WriteBatch();
+        foreach (var i in order)
+        {
+            batch.Put(Key(2L * i), pool.AsSpan(random.Next(pool.Length - ValueSize), ValueSize));
+            if (batch.Count == 1_000)
+            {
+                store.Write(batch);
+                batch.Clear();
+            }
+        }
+
+        store.Write(batch);
+        return store;
+    }
+
+    public static string NewDirectory() => Path.Combine(Path.GetTempPath(), "datastore-bench", Guid.NewGuid().ToString("N"));
+}
