@@ -18,7 +18,7 @@ ours = {}
 for path in sorted(glob.glob(os.path.join(out, "bdn-*", "results", "*CoreBenchmarks-report-github.md"))):
     header = None
     for line in open(path):
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        cells = [c.strip().strip("*") for c in line.strip().strip("|").split("|")]
         if "Method" in cells:
             header = cells
         elif header and len(cells) == len(header) and not set(cells[0]) <= {"-", ":"}:

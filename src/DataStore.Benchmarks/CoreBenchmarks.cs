@@ -49,7 +49,10 @@ public class CoreBenchmarks
     public void Cleanup()
     {
         _store.Dispose();
-        Directory.Delete(_directory, recursive: true);
+        if (Directory.Exists(_directory))
+        {
+            Directory.Delete(_directory, recursive: true);
+        }
     }
 
     [Benchmark(OperationsPerInvoke = ReadsPerInvoke)]

@@ -1,10 +1,15 @@
 namespace DataStore.Batches;
 
-/// <summary>The bytes a <see cref="WriteBatch"/> holds, copied into chunks so a batch of many small entries allocates little.</summary>
+/// <summary>
+/// The bytes a <see cref="WriteBatch"/> holds, copied into 64 KiB chunks so a batch of many small entries
+/// allocates little, and a cleared batch reuses its chunks.
+/// </summary>
 internal sealed class BatchBuffer
 {
     private const int ChunkSize = 64 * 1024;
+    private const int MaxKeptChunks = 16;
     private readonly List<byte[]> _chunks = [];
+    private int _current = -1;
     private int _used = ChunkSize;
 
     public BatchEntry Add(BatchEntryKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second)
@@ -18,9 +23,16 @@ internal sealed class BatchBuffer
 
     public ReadOnlySpan<byte> Second(in BatchEntry entry) => Slice(entry.SecondOffset, entry.SecondLength);
 
+    /// <summary>Forgets every entry's bytes, keeping up to 1 MiB of chunks for reuse.</summary>
     public void Clear()
     {
-        _chunks.Clear();
+        _chunks.RemoveAll(chunk => chunk.Length != ChunkSize);
+        if (_chunks.Count > MaxKeptChunks)
+        {
+            _chunks.RemoveRange(MaxKeptChunks, _chunks.Count - MaxKeptChunks);
+        }
+
+        _current = -1;
         _used = ChunkSize;
     }
 
@@ -35,20 +47,35 @@ internal sealed class BatchBuffer
         if (bytes.Length > ChunkSize / 4)
         {
             _chunks.Add(bytes.ToArray());
-            _used = ChunkSize;
             return (long)(_chunks.Count - 1) << 32;
         }
 
         if (_used + bytes.Length > ChunkSize)
         {
-            _chunks.Add(new byte[ChunkSize]);
-            _used = 0;
+            NextChunk();
         }
 
-        var offset = ((long)(_chunks.Count - 1) << 32) | (uint)_used;
-        bytes.CopyTo(_chunks[^1].AsSpan(_used));
+        var offset = ((long)_current << 32) | (uint)_used;
+        bytes.CopyTo(_chunks[_current].AsSpan(_used));
         _used += bytes.Length;
         return offset;
+    }
+
+    // Chunks after the current one that are chunk-sized have not been written since the last Clear.
+    private void NextChunk()
+    {
+        do
+        {
+            _current++;
+        }
+        while (_current < _chunks.Count && _chunks[_current].Length != ChunkSize);
+
+        if (_current == _chunks.Count)
+        {
+            _chunks.Add(new byte[ChunkSize]);
+        }
+
+        _used = 0;
     }
 
     private ReadOnlySpan<byte> Slice(long offset, int length) =>

@@ -256,21 +256,22 @@ internal sealed class SqliteStore : KeyValueStoreBase
 
     protected override void Dispose(bool disposing)
     {
-        _backgroundSync?.Dispose();
-        var locked = Monitor.TryEnter(_writeLock, _timeout);
-        try
+        if (_backgroundSync is not null)
+        {
+            using var stopped = new ManualResetEvent(false);
+            if (_backgroundSync.Dispose(stopped))
+            {
+                stopped.WaitOne();
+            }
+        }
+
+        // A write in progress finishes first; it cannot outlast the busy timeout.
+        lock (_writeLock)
         {
             SyncInBackground();
             _writer.Dispose();
             _readers.Dispose();
             _walSync.Dispose();
-        }
-        finally
-        {
-            if (locked)
-            {
-                Monitor.Exit(_writeLock);
-            }
         }
     }
 
