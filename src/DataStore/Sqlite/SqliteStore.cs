@@ -1,7 +1,5 @@
 using System.Buffers;
-using DataStore.Batches;
 using Microsoft.Extensions.Logging;
-using SQLitePCL;
 
 namespace DataStore.Sqlite;
 
@@ -22,20 +20,19 @@ internal sealed class SqliteStore : KeyValueStoreBase
     private readonly string _directory;
     private readonly Durability _durability;
     private readonly TimeSpan _timeout;
-    private readonly SqliteSession _writer;
+    private readonly SqliteWriter _writer;
     private readonly SqliteSessionPool _readers;
     private readonly WalFileSync _walSync;
     private readonly Timer? _backgroundSync;
     private readonly ILogger _logger;
 
-    private SqliteStore(string directory, Durability durability, DataStoreOptions options, SqliteSession writer, ILogger logger)
+    private SqliteStore(string directory, string file, Durability durability, DataStoreOptions options, SqliteWriter writer, ILogger logger)
     {
         _directory = directory;
         _durability = durability;
         _timeout = options.Timeout;
         _writer = writer;
         _logger = logger;
-        var file = System.IO.Path.Combine(directory, DatabaseFile);
         _readers = new SqliteSessionPool(() => SqliteSession.Open(file, writer.Errors, options.Timeout));
         _walSync = new WalFileSync(file + "-wal");
         if (durability == Durability.Relaxed)
@@ -54,19 +51,9 @@ internal sealed class SqliteStore : KeyValueStoreBase
 
     public static SqliteStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger)
     {
-        var errors = new SqliteErrors(directory, options.Timeout);
-        var writer = SqliteSession.Open(System.IO.Path.Combine(directory, DatabaseFile), errors, options.Timeout);
-        try
-        {
-            writer.Execute("PRAGMA journal_mode=WAL", "switching to WAL mode");
-            writer.Execute(SqliteSql.CreateTable, "creating the table");
-            return new SqliteStore(directory, durability, options, writer, logger);
-        }
-        catch
-        {
-            writer.Dispose();
-            throw;
-        }
+        var file = System.IO.Path.Combine(directory, DatabaseFile);
+        var writer = SqliteWriter.Open(file, new SqliteErrors(directory, options.Timeout), options.Timeout);
+        return new SqliteStore(directory, file, durability, options, writer, logger);
     }
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
@@ -75,10 +62,7 @@ internal sealed class SqliteStore : KeyValueStoreBase
         EnterWriter();
         try
         {
-            var statement = _writer.Statement(SqliteStatement.Put);
-            _writer.Bind(statement, 1, key);
-            _writer.Bind(statement, 2, value);
-            _writer.Run(statement, "Put");
+            _writer.Run(SqliteStatement.Put, key, value, "Put");
             ticket = _walSync.Committed();
         }
         finally
@@ -91,68 +75,36 @@ internal sealed class SqliteStore : KeyValueStoreBase
 
     protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {
-        var session = _readers.Rent();
-        var statement = session.Statement(SqliteStatement.Get);
-        try
+        using var lookup = new SqliteLookup(_readers, SqliteStatement.Get, key, "Get");
+        if (lookup.Found)
         {
-            session.Bind(statement, 1, key);
-            if (!session.Step(statement, "Get"))
-            {
-                return false;
-            }
+            destination.Write(lookup.Value);
+        }
 
-            var value = raw.sqlite3_column_blob(statement, 0);
-            destination.Write(value);
-            return true;
-        }
-        finally
-        {
-            raw.sqlite3_reset(statement);
-            _readers.Return(session);
-        }
+        return lookup.Found;
     }
 
     protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
     {
-        var session = _readers.Rent();
-        var statement = session.Statement(SqliteStatement.Get);
-        try
+        using var lookup = new SqliteLookup(_readers, SqliteStatement.Get, key, "Get");
+        if (!lookup.Found)
         {
-            session.Bind(statement, 1, key);
-            if (!session.Step(statement, "Get"))
-            {
-                return -1;
-            }
-
-            var value = raw.sqlite3_column_blob(statement, 0);
-            if (value.Length <= destination.Length)
-            {
-                value.CopyTo(destination);
-            }
-
-            return value.Length;
+            return -1;
         }
-        finally
+
+        var value = lookup.Value;
+        if (value.Length <= destination.Length)
         {
-            raw.sqlite3_reset(statement);
-            _readers.Return(session);
+            value.CopyTo(destination);
         }
+
+        return value.Length;
     }
 
     protected override bool HaveKeyCore(ReadOnlySpan<byte> key)
     {
-        var session = _readers.Rent();
-        var statement = session.Statement(SqliteStatement.HaveKey);
-        try
-        {
-            session.Bind(statement, 1, key);
-            return session.Step(statement, "HaveKey");
-        }
-        finally
-        {
-            raw.sqlite3_reset(statement);
-            _readers.Return(session);
-        }
+        using var lookup = new SqliteLookup(_readers, SqliteStatement.HaveKey, key, "HaveKey");
+        return lookup.Found;
     }
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
@@ -161,9 +113,7 @@ internal sealed class SqliteStore : KeyValueStoreBase
         EnterWriter();
         try
         {
-            var statement = _writer.Statement(SqliteStatement.Delete);
-            _writer.Bind(statement, 1, key);
-            _writer.Run(statement, "Delete");
+            _writer.Run(SqliteStatement.Delete, key, default, "Delete");
             ticket = _walSync.Committed();
         }
         finally
@@ -181,7 +131,7 @@ internal sealed class SqliteStore : KeyValueStoreBase
         EnterWriter();
         try
         {
-            removed = RunDeleteRange(start, end);
+            removed = _writer.DeleteRange(start, end);
             ticket = _walSync.Committed();
         }
         finally
@@ -202,31 +152,10 @@ internal sealed class SqliteStore : KeyValueStoreBase
         EnterWriter();
         try
         {
-            _writer.Run(SqliteStatement.BeginImmediate, "beginning a batch");
-            try
+            var failed = _writer.Write(batch);
+            if (failed >= 0)
             {
-                var failed = FirstFailedPrecondition(batch);
-                if (failed >= 0)
-                {
-                    _writer.Run(SqliteStatement.Rollback, "rolling back a batch");
-                    return failed;
-                }
-
-                for (var i = 0; i < batch.OperationCount; i++)
-                {
-                    Apply(batch, batch.Operation(i));
-                }
-
-                _writer.Run(SqliteStatement.Commit, "committing a batch");
-            }
-            catch
-            {
-                if (_writer.InTransaction)
-                {
-                    raw.sqlite3_exec(_writer.Db, SqliteSql.Rollback);
-                }
-
-                throw;
+                return failed;
             }
 
             ticket = _walSync.Committed();
@@ -245,8 +174,7 @@ internal sealed class SqliteStore : KeyValueStoreBase
         EnterWriter();
         try
         {
-            _writer.Execute("VACUUM", "compacting (VACUUM)");
-            _writer.Execute("PRAGMA wal_checkpoint(TRUNCATE)", "checkpointing after VACUUM");
+            _writer.Compact();
         }
         finally
         {
@@ -273,73 +201,6 @@ internal sealed class SqliteStore : KeyValueStoreBase
             _readers.Dispose();
             _walSync.Dispose();
         }
-    }
-
-    private int FirstFailedPrecondition(WriteBatch batch)
-    {
-        var statement = _writer.Statement(SqliteStatement.Get);
-        for (var i = 0; i < batch.PreconditionCount; i++)
-        {
-            var condition = batch.Precondition(i);
-            bool holds;
-            try
-            {
-                _writer.Bind(statement, 1, batch.First(condition));
-                var found = _writer.Step(statement, "checking a precondition");
-                holds = condition.Kind == BatchEntryKind.RequireAbsent
-                    ? !found
-                    : found && raw.sqlite3_column_blob(statement, 0).SequenceEqual(batch.Second(condition));
-            }
-            finally
-            {
-                raw.sqlite3_reset(statement);
-            }
-
-            if (!holds)
-            {
-                return i;
-            }
-        }
-
-        return -1;
-    }
-
-    private void Apply(WriteBatch batch, BatchEntry operation)
-    {
-        var first = batch.First(operation);
-        switch (operation.Kind)
-        {
-            case BatchEntryKind.Put:
-                var put = _writer.Statement(SqliteStatement.Put);
-                _writer.Bind(put, 1, first);
-                _writer.Bind(put, 2, batch.Second(operation));
-                _writer.Run(put, "Put in a batch");
-                break;
-            case BatchEntryKind.Delete:
-                var delete = _writer.Statement(SqliteStatement.Delete);
-                _writer.Bind(delete, 1, first);
-                _writer.Run(delete, "Delete in a batch");
-                break;
-            case BatchEntryKind.DeletePrefix:
-                RunDeleteRange(first, KeyOrder.TryGetPrefixEnd(first, out var end) ? end : default);
-                break;
-            case BatchEntryKind.DeleteRange:
-                RunDeleteRange(first, batch.Second(operation));
-                break;
-        }
-    }
-
-    private long RunDeleteRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
-    {
-        var statement = _writer.Statement(end.IsEmpty ? SqliteStatement.DeleteFrom : SqliteStatement.DeleteRange);
-        _writer.Bind(statement, 1, start);
-        if (!end.IsEmpty)
-        {
-            _writer.Bind(statement, 2, end);
-        }
-
-        _writer.Run(statement, "DeleteRange");
-        return raw.sqlite3_changes(_writer.Db);
     }
 
     private void EnterWriter()

@@ -7,6 +7,22 @@ namespace DataStore.Tests.Conformance;
 [System.Runtime.Versioning.UnsupportedOSPlatform("windows")]
 internal static class AccessDeniedProbe
 {
+    /// <summary>Makes <paramref name="storePath"/> read-only, asserts that a write there fails with AccessDenied naming the path, then makes it writable again.</summary>
+    public static void AssertWriteDenied(string storePath, StoreBackend backend, TemporaryDirectory scratch)
+    {
+        MakeReadOnly(storePath);
+        try
+        {
+            var (cause, message) = TryWrite(storePath, backend, scratch);
+            Assert.True(cause == StoreFailure.AccessDenied, $"expected AccessDenied, got {cause}: {message}");
+            Assert.Contains(storePath, message);
+        }
+        finally
+        {
+            MakeWritable(storePath);
+        }
+    }
+
     /// <summary>Tries to open <paramref name="storePath"/> and put one key; returns the failure's cause and message, or null if the write succeeded.</summary>
     public static (StoreFailure? Cause, string Message) TryWrite(string storePath, StoreBackend backend, TemporaryDirectory scratch)
     {
@@ -74,7 +90,7 @@ internal static class AccessDeniedProbe
     }
 
     /// <summary>Makes a directory and everything in it read-only for everyone (the owner may still enter it).</summary>
-    public static void MakeReadOnly(string path)
+    private static void MakeReadOnly(string path)
     {
         foreach (var file in Directory.EnumerateFiles(path))
         {
@@ -86,7 +102,7 @@ internal static class AccessDeniedProbe
     }
 
     /// <summary>Gives the owner write access back, so the test can check the data and clean up.</summary>
-    public static void MakeWritable(string path)
+    private static void MakeWritable(string path)
     {
         File.SetUnixFileMode(path, File.GetUnixFileMode(path) | UnixFileMode.UserWrite);
         foreach (var file in Directory.EnumerateFiles(path))

@@ -132,17 +132,7 @@ public abstract class ErrorsContract : StoreContract
         var store = Open();
         store.Put(Bytes.Of(1), Bytes.Of(1));
         store.Dispose();
-        AccessDeniedProbe.MakeReadOnly(StorePath);
-        try
-        {
-            var (cause, message) = AccessDeniedProbe.TryWrite(StorePath, Backend, Directory);
-            Assert.True(cause == StoreFailure.AccessDenied, $"expected AccessDenied, got {cause}: {message}");
-            Assert.Contains(StorePath, message);
-        }
-        finally
-        {
-            AccessDeniedProbe.MakeWritable(StorePath);
-        }
+        AccessDeniedProbe.AssertWriteDenied(StorePath, Backend, Directory);
 
         using var reopened = KeyValueStore.Open(Options());
         StoreAssert.KeysEqual([[1]], StoreAssert.Scan(reopened, []));
@@ -159,17 +149,7 @@ public abstract class ErrorsContract : StoreContract
         }
 
         System.IO.Directory.CreateDirectory(StorePath);
-        AccessDeniedProbe.MakeReadOnly(StorePath);
-        try
-        {
-            var (cause, message) = AccessDeniedProbe.TryWrite(StorePath, Backend, Directory);
-            Assert.True(cause == StoreFailure.AccessDenied, $"expected AccessDenied, got {cause}: {message}");
-            Assert.Contains(StorePath, message);
-        }
-        finally
-        {
-            AccessDeniedProbe.MakeWritable(StorePath);
-        }
+        AccessDeniedProbe.AssertWriteDenied(StorePath, Backend, Directory);
 
         Assert.Empty(System.IO.Directory.EnumerateFileSystemEntries(StorePath));
     }

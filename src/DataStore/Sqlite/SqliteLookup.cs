@@ -1,0 +1,43 @@
+using SQLitePCL;
+
+namespace DataStore.Sqlite;
+
+/// <summary>
+/// One point read on a rented reader connection: binds the key and steps once. <see cref="Value"/> is valid until
+/// <see cref="Dispose"/>, which resets the statement (ending SQLite's implicit read transaction) and returns the connection.
+/// </summary>
+internal ref struct SqliteLookup
+{
+    private readonly SqliteSessionPool _pool;
+    private readonly SqliteSession _session;
+    private readonly sqlite3_stmt _statement;
+
+    public SqliteLookup(SqliteSessionPool pool, SqliteStatement which, ReadOnlySpan<byte> key, string operation)
+    {
+        _pool = pool;
+        _session = pool.Rent();
+        _statement = _session.Statement(which);
+        try
+        {
+            _session.Bind(_statement, 1, key);
+            Found = _session.Step(_statement, operation);
+        }
+        catch
+        {
+            Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>True when the key is present.</summary>
+    public bool Found { get; }
+
+    /// <summary>The first column of the row found (the value, for <see cref="SqliteStatement.Get"/>).</summary>
+    public readonly ReadOnlySpan<byte> Value => raw.sqlite3_column_blob(_statement, 0);
+
+    public readonly void Dispose()
+    {
+        raw.sqlite3_reset(_statement);
+        _pool.Return(_session);
+    }
+}
