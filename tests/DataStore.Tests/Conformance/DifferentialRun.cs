@@ -9,11 +9,13 @@ internal sealed class DifferentialRun(IKeyValueStore store, int seed)
     private readonly List<byte[]> _known = [];
     private int _hugeKeys;
     private int _hugeValues;
+    private int _step;
 
     public string LastOperation { get; private set; } = "";
 
     public void Step()
     {
+        _step++;
         switch (_random.Next(100))
         {
             case < 35: Put(); break;
@@ -206,7 +208,7 @@ internal sealed class DifferentialRun(IKeyValueStore store, int seed)
         }
 
         byte[] key;
-        if (_hugeKeys < 3 && _random.Next(400) == 0)
+        if (_hugeKeys < 3 && (_step % 700 == 350 || _random.Next(400) == 0))
         {
             _hugeKeys++;
             key = Bytes.Random(1 << 20, _random.Next());
@@ -227,7 +229,7 @@ internal sealed class DifferentialRun(IKeyValueStore store, int seed)
 
     private byte[] NewValue()
     {
-        if (_hugeValues < 2 && _random.Next(600) == 0)
+        if (_hugeValues < 2 && (_step % 1000 == 500 || _random.Next(600) == 0))
         {
             _hugeValues++;
             return Bytes.Random(16 << 20, _random.Next());

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Globalization;
 
 namespace DataStore.Tests.Conformance;
 
@@ -21,14 +22,7 @@ public abstract class DurabilityContract : StoreContract
         for (var round = 0; round < 3; round++)
         {
             var path = Directory.Sub($"puts-{round}");
-            var killAfter = 20 + random.Next(200);
-            int acknowledged;
-            using (var child = ChildProcess.Start(["put-loop", path, Backend.ToString(), durability.ToString(), "round", "100000"]))
-            {
-                child.WaitForLine(l => l.StartsWith("ACK ", StringComparison.Ordinal) && int.Parse(l[4..]) >= killAfter, TimeSpan.FromSeconds(60));
-                child.KillHard();
-                acknowledged = int.Parse(child.LastLine("ACK ")![4..]);
-            }
+            var acknowledged = KillAfterAcknowledged(["put-loop", path, Backend.ToString(), durability.ToString(), "round", "100000"], 20 + random.Next(200));
 
             using var store = KeyValueStore.Open(Options(path));
             for (var i = 1; i <= acknowledged; i++)
@@ -49,14 +43,7 @@ public abstract class DurabilityContract : StoreContract
         for (var round = 0; round < 3; round++)
         {
             var path = Directory.Sub($"batches-{round}");
-            var killAfter = 10 + random.Next(150);
-            int acknowledged;
-            using (var child = ChildProcess.Start(["batch-loop", path, Backend.ToString(), durability.ToString(), "100000"]))
-            {
-                child.WaitForLine(l => l.StartsWith("ACK ", StringComparison.Ordinal) && int.Parse(l[4..]) >= killAfter, TimeSpan.FromSeconds(60));
-                child.KillHard();
-                acknowledged = int.Parse(child.LastLine("ACK ")![4..]);
-            }
+            var acknowledged = KillAfterAcknowledged(["batch-loop", path, Backend.ToString(), durability.ToString(), "100000"], 10 + random.Next(150));
 
             using var store = KeyValueStore.Open(Options(path));
             var a = BinaryPrimitives.ReadInt32BigEndian(store.Get("pair/a"u8));
@@ -91,6 +78,15 @@ public abstract class DurabilityContract : StoreContract
 
         using var reopened = KeyValueStore.Open(Options());
         Assert.Equal(320, StoreAssert.Scan(reopened, [], keysOnly: true).Count);
+    }
+
+    /// <summary>Starts the host, kills it with SIGKILL once it has acknowledged at least <paramref name="killAfter"/> writes, and returns the last write it acknowledged.</summary>
+    private static int KillAfterAcknowledged(string[] args, int killAfter)
+    {
+        using var child = ChildProcess.Start(args);
+        child.WaitForLine(l => l.StartsWith("ACK ", StringComparison.Ordinal) && int.Parse(l[4..], CultureInfo.InvariantCulture) >= killAfter, TimeSpan.FromSeconds(60));
+        child.KillHard();
+        return int.Parse(child.LastLine("ACK ")![4..], CultureInfo.InvariantCulture);
     }
 
     private static byte[] Number(int i)

@@ -12,12 +12,7 @@ public sealed class SqliteLockWaitTests : IDisposable
     [Fact]
     public void A_write_waits_for_another_process_to_release_the_lock_and_then_succeeds()
     {
-        using (KeyValueStore.Open(StorePath))
-        {
-        }
-
-        using var holder = ChildProcess.Start(["hold-sqlite-write-lock", StorePath, "-", "-", "1500"]);
-        holder.WaitForLine(l => l == "LOCKED", TimeSpan.FromSeconds(30));
+        using var holder = HoldWriteLock(milliseconds: 1500);
         using var store = KeyValueStore.Open(new DataStoreOptions { Path = StorePath, Timeout = TimeSpan.FromSeconds(30) });
 
         store.Put("a"u8, "1"u8);
@@ -31,12 +26,7 @@ public sealed class SqliteLockWaitTests : IDisposable
     [Fact]
     public void A_write_that_waits_past_the_timeout_raises_StoreTimeoutException_and_writes_nothing()
     {
-        using (KeyValueStore.Open(StorePath))
-        {
-        }
-
-        using var holder = ChildProcess.Start(["hold-sqlite-write-lock", StorePath, "-", "-", "5000"]);
-        holder.WaitForLine(l => l == "LOCKED", TimeSpan.FromSeconds(30));
+        using var holder = HoldWriteLock(milliseconds: 5000);
         using var store = KeyValueStore.Open(new DataStoreOptions { Path = StorePath, Timeout = TimeSpan.FromMilliseconds(300) });
 
         var put = Assert.Throws<StoreTimeoutException>(() => store.Put("a"u8, "1"u8));
@@ -52,4 +42,16 @@ public sealed class SqliteLockWaitTests : IDisposable
     }
 
     public void Dispose() => _directory.Dispose();
+
+    /// <summary>Creates the store, then starts a process that holds its write lock for <paramref name="milliseconds"/>.</summary>
+    private ChildProcess HoldWriteLock(int milliseconds)
+    {
+        using (KeyValueStore.Open(StorePath))
+        {
+        }
+
+        var holder = ChildProcess.Start(["hold-sqlite-write-lock", StorePath, "-", "-", milliseconds.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
+        holder.WaitForLine(l => l == "LOCKED", TimeSpan.FromSeconds(30));
+        return holder;
+    }
 }
