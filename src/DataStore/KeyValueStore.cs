@@ -26,7 +26,14 @@ public static class KeyValueStore
         }
 
         var directory = System.IO.Path.GetFullPath(options.Path);
-        var manifest = StoreFiles.Guard(directory, options.Backend ?? StoreBackend.Sqlite, () =>
+        var requested = options.Backend ?? StoreBackend.Sqlite;
+        if (!IsAvailable(requested) && !StoreManifest.Exists(directory))
+        {
+            // Refuse before writing anything, so no manifest names a backend that holds no data.
+            throw Unavailable(directory, requested, "this version of DataStore does not include that backend yet");
+        }
+
+        var manifest = StoreFiles.Guard(directory, requested, () =>
         {
             if (options.CreateIfMissing)
             {
@@ -46,6 +53,8 @@ public static class KeyValueStore
         logger.LogDebug("Opened {Backend} store at {Path} ({Durability})", manifest.Backend, directory, durability);
         return store;
     }
+
+    private static bool IsAvailable(StoreBackend backend) => backend is StoreBackend.Sqlite or StoreBackend.InMemory;
 
     private static DataStoreException Unavailable(string directory, StoreBackend backend, string why) =>
         new(StoreFailure.Unavailable, directory, backend, $"the backend cannot be opened: {why}.");

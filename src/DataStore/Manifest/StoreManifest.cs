@@ -18,6 +18,9 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
         Converters = { new JsonStringEnumConverter() },
     };
 
+    /// <summary>True when <paramref name="directory"/> holds a manifest, that is, a store.</summary>
+    public static bool Exists(string directory) => File.Exists(System.IO.Path.Combine(directory, FileName));
+
     /// <summary>
     /// Reads the manifest in <paramref name="directory"/>, or creates it when there is none and creation is allowed.
     /// Two processes creating the same store at once agree on one manifest: the first rename wins.

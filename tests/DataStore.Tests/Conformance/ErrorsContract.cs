@@ -87,6 +87,15 @@ public abstract class ErrorsContract : StoreContract
     }
 
     [Fact]
+    public void A_backend_this_build_lacks_is_refused_without_leaving_a_store_behind()
+    {
+        RequireCapability(StoreCapabilities.SelfDescribing, "10: an unavailable backend");
+        var error = Assert.Throws<DataStoreException>(() => KeyValueStore.Open(Options() is var o ? Set(o, StoreBackend.LiteDb) : o));
+        Assert.Equal(StoreFailure.Unavailable, error.Cause);
+        Assert.False(System.IO.Directory.Exists(StorePath), "a refused open created the store directory");
+    }
+
+    [Fact]
     public void A_store_of_a_newer_format_version_is_refused()
     {
         RequireCapability(StoreCapabilities.SelfDescribing, "10: a newer format version");
