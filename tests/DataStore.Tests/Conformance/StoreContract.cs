@@ -41,7 +41,7 @@ public abstract class StoreContract : IDisposable
         var capabilities = CapabilitiesOf(Backend);
         if ((capabilities & needed) != needed)
         {
-            Assert.Skip($"{Backend} does not declare {needed & ~capabilities}, so rule '{rule}' is not met on it yet.");
+            Assert.Skip($"{Backend} does not declare {needed & ~capabilities}, so rule '{rule}' is skipped on it.");
         }
     }
 
