@@ -67,6 +67,7 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
         try
         {
             File.Move(temporary, path, overwrite: false);
+            Platform.DirectorySync.Sync(System.IO.Path.GetDirectoryName(path)!);
         }
         catch (IOException) when (File.Exists(path))
         {

@@ -16,6 +16,7 @@ internal sealed class WalFileSync(string walFile) : IDisposable
     private long _committed;
     private long _synced;
     private bool _syncing;
+    private bool _directorySynced;
     private FileStream? _wal;
 
     /// <summary>Records a commit and returns its ticket for <see cref="WaitUntilSynced"/>; call right after the commit.</summary>
@@ -71,6 +72,12 @@ internal sealed class WalFileSync(string walFile) : IDisposable
             try
             {
                 Wal().Flush(flushToDisk: true);
+                if (!_directorySynced)
+                {
+                    // The first sync also makes the database and WAL files' directory entries durable.
+                    Platform.DirectorySync.Sync(System.IO.Path.GetDirectoryName(walFile)!);
+                    _directorySynced = true;
+                }
             }
             finally
             {
