@@ -219,9 +219,19 @@ internal sealed class SqliteStore : KeyValueStoreBase
 
     private void AfterCommit(long ticket)
     {
-        if (_durability == Durability.Durable)
+        if (_durability != Durability.Durable)
+        {
+            return;
+        }
+
+        try
         {
             _walSync.WaitUntilSynced(ticket);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new DataStoreException(StoreFailure.Io, _directory, StoreBackend.Sqlite,
+                $"the write was committed but syncing it to disk failed ({e.Message}); it survives a crash of this process but may not survive a power loss.", e);
         }
     }
 

@@ -17,6 +17,7 @@ internal sealed class WalFileSync(string walFile) : IDisposable
     private long _synced;
     private bool _syncing;
     private bool _directorySynced;
+    private bool _disposed;
     private FileStream? _wal;
 
     /// <summary>Records a commit and returns its ticket for <see cref="WaitUntilSynced"/>; call right after the commit.</summary>
@@ -45,17 +46,29 @@ internal sealed class WalFileSync(string walFile) : IDisposable
     {
         lock (_gate)
         {
-            if (!_syncing && _synced < Volatile.Read(ref _committed))
+            while (_syncing)
+            {
+                Monitor.Wait(_gate);
+            }
+
+            if (_synced < Volatile.Read(ref _committed))
             {
                 SyncAsLeader();
             }
         }
     }
 
+    /// <summary>Waits for a sync in progress, then closes the WAL handle; later syncs throw <see cref="ObjectDisposedException"/>.</summary>
     public void Dispose()
     {
         lock (_gate)
         {
+            while (_syncing)
+            {
+                Monitor.Wait(_gate);
+            }
+
+            _disposed = true;
             _wal?.Dispose();
             _wal = null;
         }
@@ -93,6 +106,9 @@ internal sealed class WalFileSync(string walFile) : IDisposable
         }
     }
 
-    private FileStream Wal() => _wal ??= new FileStream(walFile, FileMode.OpenOrCreate, FileAccess.ReadWrite,
-        FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
+    private FileStream Wal()
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        return _wal ??= new FileStream(walFile, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
+    }
 }
