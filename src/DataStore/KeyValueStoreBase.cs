@@ -78,8 +78,9 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     {
         KeyGuard.ThrowIfInvalidPrefix(prefix);
         ThrowIfDisposed();
+        var removed = KeyOrder.TryGetPrefixEnd(prefix, out var end) ? DeleteRangeCore(prefix, end) : DeleteRangeCore(prefix, default);
         StoreMetrics.Count(StoreMetrics.Writes, Backend);
-        return KeyOrder.TryGetPrefixEnd(prefix, out var end) ? DeleteRangeCore(prefix, end) : DeleteRangeCore(prefix, default);
+        return removed;
     }
 
     /// <inheritdoc />
@@ -87,8 +88,9 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     {
         KeyGuard.ThrowIfInvalidRange(start, end);
         ThrowIfDisposed();
+        var removed = DeleteRangeCore(start, end);
         StoreMetrics.Count(StoreMetrics.Writes, Backend);
-        return DeleteRangeCore(start, end);
+        return removed;
     }
 
     /// <inheritdoc />

@@ -67,7 +67,6 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
         try
         {
             File.Move(temporary, path, overwrite: false);
-            Platform.DirectorySync.Sync(System.IO.Path.GetDirectoryName(path)!);
         }
         catch (IOException) when (File.Exists(path))
         {
@@ -77,6 +76,9 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
         {
             File.Delete(temporary);
         }
+
+        // Whichever process's rename won, the manifest's directory entry must survive a power loss.
+        Platform.DirectorySync.Sync(System.IO.Path.GetDirectoryName(path)!);
     }
 
     private static StoreManifest Read(string path, string directory, StoreBackend requested)

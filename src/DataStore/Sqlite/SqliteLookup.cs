@@ -10,15 +10,15 @@ internal ref struct SqliteLookup
 {
     private readonly SqliteSessionPool _pool;
     private readonly SqliteSession _session;
-    private readonly sqlite3_stmt _statement;
+    private readonly sqlite3_stmt? _statement;
 
     public SqliteLookup(SqliteSessionPool pool, SqliteStatement which, ReadOnlySpan<byte> key, string operation)
     {
         _pool = pool;
         _session = pool.Rent();
-        _statement = _session.Statement(which);
         try
         {
+            _statement = _session.Statement(which);
             _session.Bind(_statement, 1, key);
             Found = _session.Step(_statement, operation);
         }
@@ -33,11 +33,15 @@ internal ref struct SqliteLookup
     public bool Found { get; }
 
     /// <summary>The first column of the row found (the value, for <see cref="SqliteStatement.Get"/>).</summary>
-    public readonly ReadOnlySpan<byte> Value => raw.sqlite3_column_blob(_statement, 0);
+    public readonly ReadOnlySpan<byte> Value => raw.sqlite3_column_blob(_statement!, 0);
 
     public readonly void Dispose()
     {
-        raw.sqlite3_reset(_statement);
+        if (_statement is not null)
+        {
+            raw.sqlite3_reset(_statement);
+        }
+
         _pool.Return(_session);
     }
 }
