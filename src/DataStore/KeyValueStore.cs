@@ -1,6 +1,6 @@
+using DataStore.Backends;
 using DataStore.InMemory;
 using DataStore.Manifest;
-using DataStore.Sqlite;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -27,10 +27,10 @@ public static class KeyValueStore
 
         var directory = System.IO.Path.GetFullPath(options.Path);
         var requested = options.Backend ?? StoreBackend.Sqlite;
-        if (!IsAvailable(requested) && !StoreManifest.Exists(directory))
+        if (BackendCatalog.Find(requested) is null && !StoreManifest.Exists(directory))
         {
             // Refuse before writing anything, so no manifest names a backend that holds no data.
-            throw Unavailable(directory, requested, "this version of DataStore does not include that backend yet");
+            throw Unavailable(directory, requested, BackendCatalog.WhyUnavailable(requested));
         }
 
         var manifest = StoreFiles.Guard(directory, requested, () =>
@@ -44,17 +44,19 @@ public static class KeyValueStore
         });
 
         var durability = options.Durability ?? manifest.Durability;
-        IKeyValueStore store = manifest.Backend switch
+        if (manifest.Backend == StoreBackend.InMemory)
         {
-            StoreBackend.Sqlite => SqliteStore.Open(directory, durability, options, logger),
-            StoreBackend.InMemory => throw Unavailable(directory, manifest.Backend, "an in-memory store has no directory"),
-            _ => throw Unavailable(directory, manifest.Backend, "this version of DataStore does not include that backend yet"),
-        };
+            throw Unavailable(directory, manifest.Backend, "an in-memory store has no directory");
+        }
+
+        var factory = BackendCatalog.Find(manifest.Backend) ?? throw Unavailable(directory, manifest.Backend, BackendCatalog.WhyUnavailable(manifest.Backend));
+        var store = factory.Open(directory, durability, options, logger);
         logger.LogDebug("Opened {Backend} store at {Path} ({Durability})", manifest.Backend, directory, durability);
         return store;
     }
 
-    private static bool IsAvailable(StoreBackend backend) => backend is StoreBackend.Sqlite or StoreBackend.InMemory;
+    /// <summary>True when this build (with the packages the application references) can open stores of <paramref name="backend"/>.</summary>
+    public static bool IsAvailable(StoreBackend backend) => backend == StoreBackend.InMemory || BackendCatalog.Find(backend) is not null;
 
     private static DataStoreException Unavailable(string directory, StoreBackend backend, string why) =>
         new(StoreFailure.Unavailable, directory, backend, $"the backend cannot be opened: {why}.");

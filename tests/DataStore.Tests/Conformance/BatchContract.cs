@@ -139,13 +139,3 @@ public abstract class BatchContract : StoreContract
         Assert.Equal(10_000, StoreAssert.Scan(store, [], keysOnly: true).Count);
     }
 }
-
-public sealed class InMemoryBatchContract : BatchContract
-{
-    protected override StoreBackend Backend => StoreBackend.InMemory;
-}
-
-public sealed class SqliteBatchContract : BatchContract
-{
-    protected override StoreBackend Backend => StoreBackend.Sqlite;
-}

@@ -121,13 +121,3 @@ public abstract class BytesContract : StoreContract
         Assert.True(writer.WrittenSpan.SequenceEqual(value));
     }
 }
-
-public sealed class InMemoryBytesContract : BytesContract
-{
-    protected override StoreBackend Backend => StoreBackend.InMemory;
-}
-
-public sealed class SqliteBytesContract : BytesContract
-{
-    protected override StoreBackend Backend => StoreBackend.Sqlite;
-}

@@ -71,13 +71,3 @@ public abstract class ConsistentReadContract : StoreContract
         await writer;
     }
 }
-
-public sealed class InMemoryConsistentReadContract : ConsistentReadContract
-{
-    protected override StoreBackend Backend => StoreBackend.InMemory;
-}
-
-public sealed class SqliteConsistentReadContract : ConsistentReadContract
-{
-    protected override StoreBackend Backend => StoreBackend.Sqlite;
-}

@@ -31,13 +31,3 @@ public abstract class DifferentialContract : StoreContract
         TestContext.Current.TestOutputHelper?.WriteLine($"seed {seed}: {Steps} steps agreed");
     }
 }
-
-public sealed class InMemoryDifferentialContract : DifferentialContract
-{
-    protected override StoreBackend Backend => StoreBackend.InMemory;
-}
-
-public sealed class SqliteDifferentialContract : DifferentialContract
-{
-    protected override StoreBackend Backend => StoreBackend.Sqlite;
-}

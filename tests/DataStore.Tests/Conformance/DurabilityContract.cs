@@ -96,13 +96,3 @@ public abstract class DurabilityContract : StoreContract
         return bytes;
     }
 }
-
-public sealed class InMemoryDurabilityContract : DurabilityContract
-{
-    protected override StoreBackend Backend => StoreBackend.InMemory;
-}
-
-public sealed class SqliteDurabilityContract : DurabilityContract
-{
-    protected override StoreBackend Backend => StoreBackend.Sqlite;
-}

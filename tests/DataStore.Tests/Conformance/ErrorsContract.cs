@@ -90,7 +90,13 @@ public abstract class ErrorsContract : StoreContract
     public void A_backend_this_build_lacks_is_refused_without_leaving_a_store_behind()
     {
         RequireCapability(StoreCapabilities.SelfDescribing, "10: an unavailable backend");
-        var error = Assert.Throws<DataStoreException>(() => KeyValueStore.Open(Options() is var o ? Set(o, StoreBackend.LiteDb) : o));
+        var lacking = Enum.GetValues<StoreBackend>().Where(b => !KeyValueStore.IsAvailable(b)).ToList();
+        if (lacking.Count == 0)
+        {
+            Assert.Skip("every backend is in this build, so there is no lacking backend to refuse.");
+        }
+
+        var error = Assert.Throws<DataStoreException>(() => KeyValueStore.Open(Options() is var o ? Set(o, lacking[0]) : o));
         Assert.Equal(StoreFailure.Unavailable, error.Cause);
         Assert.False(System.IO.Directory.Exists(StorePath), "a refused open created the store directory");
     }
@@ -168,14 +174,4 @@ public abstract class ErrorsContract : StoreContract
         options.Backend = backend;
         return options;
     }
-}
-
-public sealed class InMemoryErrorsContract : ErrorsContract
-{
-    protected override StoreBackend Backend => StoreBackend.InMemory;
-}
-
-public sealed class SqliteErrorsContract : ErrorsContract
-{
-    protected override StoreBackend Backend => StoreBackend.Sqlite;
 }

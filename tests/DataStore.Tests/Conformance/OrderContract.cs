@@ -69,13 +69,3 @@ public abstract class OrderContract : StoreContract
         StoreAssert.KeysEqual(keys, StoreAssert.Scan(store, []));
     }
 }
-
-public sealed class InMemoryOrderContract : OrderContract
-{
-    protected override StoreBackend Backend => StoreBackend.InMemory;
-}
-
-public sealed class SqliteOrderContract : OrderContract
-{
-    protected override StoreBackend Backend => StoreBackend.Sqlite;
-}

@@ -105,13 +105,3 @@ public abstract class PointAndRangeContract : StoreContract
         Assert.True(store.HaveKey(Bytes.Of(5)));
     }
 }
-
-public sealed class InMemoryPointAndRangeContract : PointAndRangeContract
-{
-    protected override StoreBackend Backend => StoreBackend.InMemory;
-}
-
-public sealed class SqlitePointAndRangeContract : PointAndRangeContract
-{
-    protected override StoreBackend Backend => StoreBackend.Sqlite;
-}

@@ -56,13 +56,3 @@ public abstract class ProcessesContract : StoreContract
         Assert.NotNull(reader.LastLine("READS"));
     }
 }
-
-public sealed class InMemoryProcessesContract : ProcessesContract
-{
-    protected override StoreBackend Backend => StoreBackend.InMemory;
-}
-
-public sealed class SqliteProcessesContract : ProcessesContract
-{
-    protected override StoreBackend Backend => StoreBackend.Sqlite;
-}

@@ -113,13 +113,3 @@ public abstract class ResourcesContract : StoreContract
         return files;
     }
 }
-
-public sealed class InMemoryResourcesContract : ResourcesContract
-{
-    protected override StoreBackend Backend => StoreBackend.InMemory;
-}
-
-public sealed class SqliteResourcesContract : ResourcesContract
-{
-    protected override StoreBackend Backend => StoreBackend.Sqlite;
-}

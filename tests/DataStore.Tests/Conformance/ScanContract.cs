@@ -104,13 +104,3 @@ public abstract class ScanContract : StoreContract
         Assert.Equal(2, store.EnumerateRange(Bytes.Utf8("mods/a"), Bytes.Utf8("mods/b")).Count());
     }
 }
-
-public sealed class InMemoryScanContract : ScanContract
-{
-    protected override StoreBackend Backend => StoreBackend.InMemory;
-}
-
-public sealed class SqliteScanContract : ScanContract
-{
-    protected override StoreBackend Backend => StoreBackend.Sqlite;
-}

@@ -62,13 +62,3 @@ public abstract class SelfDescribingContract : StoreContract
         Assert.Equal(Backend, store.Backend);
     }
 }
-
-public sealed class InMemorySelfDescribingContract : SelfDescribingContract
-{
-    protected override StoreBackend Backend => StoreBackend.InMemory;
-}
-
-public sealed class SqliteSelfDescribingContract : SelfDescribingContract
-{
-    protected override StoreBackend Backend => StoreBackend.Sqlite;
-}

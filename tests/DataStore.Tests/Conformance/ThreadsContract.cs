@@ -79,13 +79,3 @@ public abstract class ThreadsContract : StoreContract
         Assert.Equal(100, StoreAssert.Scan(store, [2]).Count);
     }
 }
-
-public sealed class InMemoryThreadsContract : ThreadsContract
-{
-    protected override StoreBackend Backend => StoreBackend.InMemory;
-}
-
-public sealed class SqliteThreadsContract : ThreadsContract
-{
-    protected override StoreBackend Backend => StoreBackend.Sqlite;
-}

@@ -1,0 +1,14 @@
+using Microsoft.Extensions.Logging;
+
+namespace DataStore.Backends;
+
+/// <summary>Opens the stores of one backend; <see cref="BackendCatalog"/> holds one per <see cref="StoreBackend"/>.</summary>
+internal interface IBackendFactory
+{
+    /// <summary>True when this build can open the backend's stores (its engine and native libraries are present).</summary>
+    bool IsAvailable { get; }
+
+    /// <summary>Opens the store in <paramref name="directory"/>, whose manifest names this backend.</summary>
+    /// <exception cref="DataStoreException">The engine refused the store; the message names path, backend and cause.</exception>
+    IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger);
+}
