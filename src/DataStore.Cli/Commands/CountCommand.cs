@@ -1,0 +1,25 @@
+using System.CommandLine;
+
+namespace DataStore.Cli.Commands;
+
+/// <summary><c>datastore count [PREFIX]</c>: how many keys the store (or a prefix of it) holds.</summary>
+internal static class CountCommand
+{
+    public static CliCommand Create()
+    {
+        var prefix = new Argument<string?>("prefix")
+        {
+            Description = "Count only keys that start with this prefix (default: every key).",
+            Arity = ArgumentArity.ZeroOrOne,
+        };
+        var command = new Command("count", "Print how many keys the store holds, or how many start with PREFIX.") { prefix };
+        return new(command, context =>
+        {
+            var prefixBytes = context.Decode(context.Parse.GetValue(prefix) ?? "", "the prefix");
+            using var store = context.OpenStore();
+            var count = StatusDisplay.While("Counting keys", () => StoreStatistics.CountKeys(store, prefixBytes));
+            context.WriteLine(count.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            return ExitCode.Ok;
+        });
+    }
+}

@@ -1,0 +1,49 @@
+using System.CommandLine;
+
+namespace DataStore.Cli;
+
+/// <summary>Turns every failure into one line on stderr and its exit code; the stack trace only with <c>--verbose</c>.</summary>
+internal sealed class ErrorReporter(TextWriter stderr, Option<bool> verbose)
+{
+    /// <summary>Runs <paramref name="action"/> and maps its exceptions to exit codes.</summary>
+    public int Run(ParseResult parse, Func<int> action)
+    {
+        try
+        {
+            return action();
+        }
+        catch (Exception e)
+        {
+            var code = e switch
+            {
+                CliException cli => cli.ExitCode,
+                ArgumentException => ExitCode.Usage,
+                _ => ExitCode.StoreError,
+            };
+            Report(e.Message, parse.GetValue(verbose) ? e : null);
+            return code;
+        }
+    }
+
+    /// <summary>Reports a command line that did not parse.</summary>
+    public int Usage(string message)
+    {
+        Report($"{message} Run 'datastore --help' for usage.", null);
+        return ExitCode.Usage;
+    }
+
+    /// <summary>Prints <paramref name="message"/> as one line (and the stack trace of <paramref name="verboseError"/>, if given).</summary>
+    public void Report(string message, Exception? verboseError)
+    {
+        stderr.WriteLine($"datastore: {OneLine(message)}");
+        if (verboseError is not null)
+        {
+            stderr.WriteLine(verboseError);
+        }
+
+        stderr.Flush();
+    }
+
+    private static string OneLine(string message) =>
+        string.Join(' ', message.Split(['\r', '\n'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
+}

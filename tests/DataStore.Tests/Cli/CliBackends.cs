@@ -1,0 +1,37 @@
+namespace DataStore.Tests.Cli;
+
+/// <summary>The persistent backends this build can open: the CLI tests run against each one present.</summary>
+public static class CliBackends
+{
+    private static readonly StoreBackend[] Persistent = [.. Enum.GetValues<StoreBackend>().Where(b => b != StoreBackend.InMemory)];
+
+    public static TheoryData<StoreBackend> Available => [.. Persistent.Where(KeyValueStore.IsAvailable)];
+
+    /// <summary>Each available backend with another persistent backend (the next in the enum, available or not).</summary>
+    public static TheoryData<StoreBackend, StoreBackend> AvailableWithAnother
+    {
+        get
+        {
+            var data = new TheoryData<StoreBackend, StoreBackend>();
+            foreach (var backend in Persistent.Where(KeyValueStore.IsAvailable))
+            {
+                data.Add(backend, Persistent[(Array.IndexOf(Persistent, backend) + 1) % Persistent.Length]);
+            }
+
+            return data;
+        }
+    }
+
+    /// <summary>Creates a store of <paramref name="backend"/> at <paramref name="path"/> holding <paramref name="pairs"/> (in this process, then closed).</summary>
+    public static void CreateStore(string path, StoreBackend backend, params (string Key, string Value)[] pairs)
+    {
+        using var store = KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = backend });
+        var batch = new WriteBatch();
+        foreach (var (key, value) in pairs)
+        {
+            batch.Put(System.Text.Encoding.UTF8.GetBytes(key), System.Text.Encoding.UTF8.GetBytes(value));
+        }
+
+        store.Write(batch);
+    }
+}

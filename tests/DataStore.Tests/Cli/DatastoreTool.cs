@@ -1,0 +1,95 @@
+using System.Diagnostics;
+using System.Text;
+
+namespace DataStore.Tests.Cli;
+
+/// <summary>Runs the built <c>datastore</c> tool (src/DataStore.Cli) as a real process.</summary>
+public static class DatastoreTool
+{
+    /// <summary>The tool's entry assembly, built beside this test assembly in the same configuration.</summary>
+    public static string Assembly { get; } = FindTool();
+
+    /// <summary>
+    /// Runs <c>datastore</c> with <paramref name="args"/> in <paramref name="workingDirectory"/>, feeding
+    /// <paramref name="stdin"/>; the child sees no DATASTORE* variables except those in <paramref name="environment"/>.
+    /// </summary>
+    public static ToolResult Run(string workingDirectory, IEnumerable<string> args, byte[]? stdin = null, IReadOnlyDictionary<string, string>? environment = null)
+    {
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardInput = true,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+            WorkingDirectory = workingDirectory,
+        };
+        start.ArgumentList.Add(Assembly);
+        foreach (var arg in args)
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        foreach (var name in start.Environment.Keys.Where(k => k.StartsWith("DATASTORE", StringComparison.OrdinalIgnoreCase)).ToList())
+        {
+            start.Environment.Remove(name);
+        }
+
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[name] = value;
+        }
+
+        using var process = Process.Start(start)!;
+        var output = new MemoryStream();
+        var copyOutput = process.StandardOutput.BaseStream.CopyToAsync(output);
+        var error = process.StandardError.ReadToEndAsync();
+        process.StandardInput.BaseStream.Write(stdin ?? []);
+        process.StandardInput.Close();
+        if (!process.WaitForExit(TimeSpan.FromSeconds(60)))
+        {
+            process.Kill();
+            Assert.Fail($"datastore {string.Join(' ', args)} did not exit within 60 s");
+        }
+
+        copyOutput.Wait();
+        return new ToolResult(process.ExitCode, output.ToArray(), error.Result);
+    }
+
+    /// <summary>Runs the tool and asserts it succeeded.</summary>
+    public static ToolResult RunOk(string workingDirectory, params string[] args)
+    {
+        var result = Run(workingDirectory, args);
+        Assert.True(result.ExitCode == 0, $"datastore {string.Join(' ', args)} exited {result.ExitCode}: {result.Error}");
+        return result;
+    }
+
+    private static string FindTool()
+    {
+        var separator = Path.DirectorySeparatorChar;
+        var candidate = Path.GetFullPath(AppContext.BaseDirectory.Replace(
+            $"{separator}tests{separator}DataStore.Tests{separator}",
+            $"{separator}src{separator}DataStore.Cli{separator}", StringComparison.Ordinal));
+        var tool = Path.Combine(candidate, "DataStore.Cli.dll");
+        return File.Exists(tool) ? tool : throw new FileNotFoundException($"The datastore tool was not built at {tool}; build the solution.");
+    }
+}
+
+/// <summary>What one run of the tool returned.</summary>
+public sealed record ToolResult(int ExitCode, byte[] Output, string Error)
+{
+    /// <summary>Stdout as UTF-8 text.</summary>
+    public string Text => Encoding.UTF8.GetString(Output);
+
+    /// <summary>Stdout's lines, without the final newline.</summary>
+    public string[] Lines => Text.Length == 0 ? [] : Text.TrimEnd('\n').Split('\n');
+
+    /// <summary>Asserts the run failed with <paramref name="exitCode"/> and one line on stderr containing <paramref name="fragment"/>.</summary>
+    public void AssertFailed(int exitCode, string fragment)
+    {
+        Assert.True(ExitCode == exitCode, $"expected exit code {exitCode}, got {ExitCode}; stderr: {Error}");
+        var message = Error.TrimEnd('\n', '\r');
+        Assert.DoesNotContain('\n', message);
+        Assert.StartsWith("datastore: ", message, StringComparison.Ordinal);
+        Assert.Contains(fragment, message, StringComparison.Ordinal);
+    }
+}
