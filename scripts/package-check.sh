@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Packs DataStore, DataStore.RocksDb and the DataStore.Cli tool into a local feed (artifacts/packages),
+# then proves what a user does with them: a clean consumer outside the solution (samples/DataStore.Consumer)
+# restores DataStore by version from the feed, builds and runs; `dotnet tool install` installs the
+# tool from the feed and it runs. Prints one "package-check: ..." line per step; exits non-zero on a failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
+
+feed="$PWD/artifacts/packages"
+version=$(sed -n 's:.*<Version>\(.*\)</Version>.*:\1:p' src/Directory.Build.props | head -1)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+step() { echo "package-check: $*"; }
+
+rm -rf "$feed"
+# --no-build reuses the Release build of `dotnet test DataStore.sln -c Release` when it ran first.
+no_build=${PACKAGE_CHECK_NO_BUILD:-}
+dotnet pack DataStore.sln -c Release -o "$feed" $no_build -nologo -v quiet
+for package in DataStore DataStore.RocksDb DataStore.Cli; do
+  test -f "$feed/$package.$version.nupkg" && test -f "$feed/$package.$version.snupkg"
+done
+step "packed $(cd "$feed" && ls *.nupkg | tr '\n' ' ')"
+
+# NuGet keeps extracted packages by id and version: drop this version's earlier extraction so the
+# consumer and the tool get the packages just packed, not a stale copy from an earlier run.
+packages=$(dotnet nuget locals global-packages --list | sed 's/^global-packages: //')
+for package in datastore datastore.rocksdb datastore.cli; do
+  rm -rf "$packages/$package/$version"
+done
+
+# A clean consumer: its own Directory.Build.props, no central package management, the local feed.
+consumer="$work/consumer"
+cp -r samples/DataStore.Consumer "$consumer"
+rm -rf "$consumer/bin" "$consumer/obj"
+sed -i "s|../../artifacts/packages|$feed|" "$consumer/nuget.config"
+(cd "$consumer" && dotnet build -c Release -nologo -v quiet -p:DataStoreVersion="$version" >"$work/build.log") || { cat "$work/build.log"; exit 1; }
+output=$(cd "$consumer" && dotnet run -c Release --no-build -- "$work/consumer-store")
+echo "$output" | sed 's/^/  /'
+grep -q "scanned 3 mods" <<<"$output"
+step "consumer restored DataStore $version from the feed, built and ran"
+
+# The tool, installed as a user would, run once against a new store. The feed comes from the consumer's
+# nuget.config, whose source mapping keeps DataStore.* to the feed (NuGet refuses --add-source beside a mapping).
+(cd "$consumer" && dotnet tool install --tool-path "$work/tools" DataStore.Cli --version "$version" >/dev/null)
+datastore="$work/tools/datastore"
+"$datastore" put --store "$work/tool-store" --backend Sqlite "skyrim/mods/skyui" "5.2"
+test "$("$datastore" get --store "$work/tool-store" "skyrim/mods/skyui")" = "5.2"
+"$datastore" info --store "$work/tool-store" | sed 's/^/  /'
+step "dotnet tool install DataStore.Cli $version from the feed; datastore put, get and info ran"
