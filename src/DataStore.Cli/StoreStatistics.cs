@@ -18,9 +18,24 @@ internal static class StoreStatistics
         return count;
     }
 
-    /// <summary>The total length of the files under <paramref name="directory"/>.</summary>
-    public static long SizeOnDisk(string directory) =>
-        new DirectoryInfo(directory).EnumerateFiles("*", SearchOption.AllDirectories).Sum(file => file.Length);
+    /// <summary>The total length of the files under <paramref name="directory"/>; files that vanish meanwhile (an engine compacting) count as 0.</summary>
+    public static long SizeOnDisk(string directory)
+    {
+        long total = 0;
+        var options = new EnumerationOptions { RecurseSubdirectories = true, IgnoreInaccessible = true };
+        foreach (var file in new DirectoryInfo(directory).EnumerateFiles("*", options))
+        {
+            try
+            {
+                total += file.Length;
+            }
+            catch (FileNotFoundException)
+            {
+            }
+        }
+
+        return total;
+    }
 
     /// <summary>A size such as "1.5 MiB".</summary>
     public static string Readable(long bytes)

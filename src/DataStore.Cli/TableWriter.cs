@@ -16,7 +16,7 @@ internal static class TableWriter
             Ansi = redirected ? AnsiSupport.No : AnsiSupport.Detect,
             ColorSystem = redirected ? ColorSystemSupport.NoColors : ColorSystemSupport.Detect,
         });
-        if (!redirected)
+        if (!redirected && Console.WindowWidth > 0)
         {
             console.Profile.Width = Console.WindowWidth;
         }
