@@ -23,13 +23,17 @@ public static class CliBackends
     }
 
     /// <summary>Creates a store of <paramref name="backend"/> at <paramref name="path"/> holding <paramref name="pairs"/> (in this process, then closed).</summary>
-    public static void CreateStore(string path, StoreBackend backend, params (string Key, string Value)[] pairs)
+    public static void CreateStore(string path, StoreBackend backend, params (string Key, string Value)[] pairs) =>
+        CreateStore(path, backend, pairs.Select(p => (System.Text.Encoding.UTF8.GetBytes(p.Key), System.Text.Encoding.UTF8.GetBytes(p.Value))));
+
+    /// <summary>Creates a store of <paramref name="backend"/> at <paramref name="path"/> holding binary <paramref name="pairs"/>.</summary>
+    public static void CreateStore(string path, StoreBackend backend, IEnumerable<(byte[] Key, byte[] Value)> pairs)
     {
         using var store = KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = backend });
         var batch = new WriteBatch();
         foreach (var (key, value) in pairs)
         {
-            batch.Put(System.Text.Encoding.UTF8.GetBytes(key), System.Text.Encoding.UTF8.GetBytes(value));
+            batch.Put(key, value);
         }
 
         store.Write(batch);

@@ -40,11 +40,8 @@ public sealed class CliRoundTripTests : IDisposable
     public void Scan_prints_keys_in_unsigned_byte_order_by_prefix_range_and_limit(StoreBackend backend)
     {
         string[] sorted = ["01", "61", "6100", "6162", "61ff", "80", "ff", "ff00"];
-        DatastoreTool.RunOk(_directory.Path, "put", "--store", Store, "--backend", backend.ToString(), "--hex", "80", "0a");
-        foreach (var key in new[] { "ff00", "6162", "01", "ff", "61ff", "6100", "61" })
-        {
-            DatastoreTool.RunOk(_directory.Path, "put", "--store", Store, "--hex", key, key);
-        }
+        string[] written = ["ff00", "6162", "01", "80", "ff", "61ff", "6100", "61"];
+        CliBackends.CreateStore(Store, backend, written.Select(k => (Convert.FromHexString(k), Convert.FromHexString(k))));
 
         Assert.Equal(sorted, DatastoreTool.RunOk(_directory.Path, "scan", "--store", Store, "--hex", "--keys-only").Lines);
         Assert.Equal(["61\t61", "6100\t6100", "6162\t6162", "61ff\t61ff"], DatastoreTool.RunOk(_directory.Path, "scan", "--store", Store, "--hex", "61").Lines);
