@@ -22,8 +22,16 @@ internal sealed class CliContext(ParseResult parse, GlobalOptions options, Strea
     };
 
     /// <summary>Opens the store the options name; only a write may create one, and only with a backend named.</summary>
-    public IKeyValueStore OpenStore(bool forWriting = false) => KeyValueStore.Open(StoreLocator.Resolve(
-        Parse.GetValue(options.Store), Parse.GetValue(options.Backend), Parse.GetValue(options.Config), forWriting));
+    public IKeyValueStore OpenStore(bool forWriting = false)
+    {
+        var resolved = StoreLocator.Resolve(Parse.GetValue(options.Store), Parse.GetValue(options.Backend), Parse.GetValue(options.Config), forWriting);
+        if (Parse.GetValue(options.Timeout) is { } seconds)
+        {
+            resolved.Timeout = TimeSpan.FromSeconds(seconds);
+        }
+
+        return KeyValueStore.Open(resolved);
+    }
 
     /// <summary>The bytes of a key or value argument in the chosen format.</summary>
     public byte[] Decode(string text, string what) => ByteText.Decode(text, Format, what);

@@ -27,6 +27,14 @@ internal sealed class GlobalOptions
         Recursive = true,
     };
 
+    public Option<double?> Timeout { get; } = new("--timeout")
+    {
+        Description = "Seconds to wait for another process that holds the store before failing (default: DataStore:Timeout, 30).",
+        HelpName = "SECONDS",
+        Recursive = true,
+        CustomParser = ParseSeconds,
+    };
+
     public Option<bool> Hex { get; } = new("--hex")
     {
         Description = "Keys and values on the command line and in the output are hexadecimal.",
@@ -60,12 +68,26 @@ internal sealed class GlobalOptions
         return null;
     }
 
+    private static double? ParseSeconds(System.CommandLine.Parsing.ArgumentResult result)
+    {
+        var text = result.Tokens[^1].Value;
+        if (double.TryParse(text, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var seconds)
+            && seconds is >= 0 and <= 86_400)
+        {
+            return seconds;
+        }
+
+        result.AddError($"--timeout '{text}' is not a number of seconds from 0 to 86400.");
+        return null;
+    }
+
     /// <summary>Adds the options to <paramref name="root"/>; they apply to every subcommand.</summary>
     public void AddTo(Command root)
     {
         root.Add(Store);
         root.Add(Backend);
         root.Add(Config);
+        root.Add(Timeout);
         root.Add(Hex);
         root.Add(Base64);
         root.Add(Verbose);
