@@ -40,6 +40,15 @@ echo "$output" | sed 's/^/  /'
 grep -q "scanned 3 mods" <<<"$output"
 step "consumer restored DataStore $version from the feed, built and ran"
 
+# What the restored package holds: docs, README, license, repository metadata, beside the .snupkg symbols.
+restored="$packages/datastore/$version"
+for file in README.md LICENSE lib/net10.0/DataStore.dll lib/net10.0/DataStore.xml; do
+  test -s "$restored/$file" || { echo "package-check: DataStore $version lacks $file"; exit 1; }
+done
+grep -q '<license type="expression">MIT</license>' "$restored/datastore.nuspec"
+grep -q '<repository type="git"' "$restored/datastore.nuspec"
+step "DataStore $version carries README.md, LICENSE, XML docs, license and repository metadata"
+
 # The tool, installed as a user would, run once against a new store. The feed comes from the consumer's
 # nuget.config, whose source mapping keeps DataStore.* to the feed (NuGet refuses --add-source beside a mapping).
 (cd "$consumer" && dotnet tool install --tool-path "$work/tools" DataStore.Cli --version "$version" >/dev/null)
