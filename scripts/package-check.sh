@@ -49,6 +49,24 @@ grep -q '<license type="expression">MIT</license>' "$restored/datastore.nuspec"
 grep -q '<repository type="git"' "$restored/datastore.nuspec"
 step "DataStore $version carries README.md, LICENSE, XML docs, license and repository metadata"
 
+# The RocksDB package, selected by configuration alone (ADR 0010). A build whose DataStore.RocksDb is
+# still a stub says so and this step is skipped; once the backend is available it must open the store.
+rocks="$work/consumer-rocksdb"
+cp -r samples/DataStore.Consumer "$rocks"
+rm -rf "$rocks/bin" "$rocks/obj"
+sed -i "s|../../artifacts/packages|$feed|" "$rocks/nuget.config"
+(cd "$rocks" && dotnet build -c Release -nologo -v quiet -p:DataStoreVersion="$version" -p:WithRocksDb=true >"$work/build.log") || { cat "$work/build.log"; exit 1; }
+if output=$(cd "$rocks" && DATASTORE__BACKEND=RocksDb dotnet run -c Release --no-build -- "$work/rocksdb-store" 2>&1); then
+  echo "$output" | sed 's/^/  /'
+  grep -q "opened the RocksDb store" <<<"$output" && grep -q "scanned 3 mods" <<<"$output"
+  step "consumer with DataStore.RocksDb opened a RocksDb store chosen by DATASTORE__BACKEND"
+elif grep -q "^backends available:" <<<"$output" && ! grep -q "^backends available:.*RocksDb" <<<"$output"; then
+  step "skipped the RocksDb consumer run: this build's RocksDb backend is not available"
+else
+  echo "$output" | sed 's/^/  /'
+  exit 1
+fi
+
 # The tool, installed as a user would, run once against a new store. The feed comes from the consumer's
 # nuget.config, whose source mapping keeps DataStore.* to the feed (NuGet refuses --add-source beside a mapping).
 (cd "$consumer" && dotnet tool install --tool-path "$work/tools" DataStore.Cli --version "$version" >/dev/null)

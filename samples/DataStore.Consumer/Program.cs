@@ -15,6 +15,7 @@ if (args.Length > 0)
     options.Path = args[0];
 }
 
+Console.WriteLine($"backends available: {string.Join(", ", Enum.GetValues<StoreBackend>().Where(KeyValueStore.IsAvailable))}");
 using var store = KeyValueStore.Open(options);
 Console.WriteLine($"DataStore {typeof(KeyValueStore).Assembly.GetName().Version} opened the {store.Backend} store at {store.Path}");
 
