@@ -21,33 +21,27 @@ internal sealed unsafe class RocksDbStore : KeyValueStoreBase
 
     private readonly string _directory;
     private readonly Durability _durability;
-    private readonly TimeSpan _timeout;
-    private readonly ILogger _logger;
     private readonly RocksDbOptions _options;
     private readonly IntPtr _readOptions;
     private readonly IntPtr _writeOptions;
-    private readonly ReaderWriterLockSlim _gate = new(LockRecursionPolicy.NoRecursion);
+    private readonly RocksDbWriteGate _gate;
     private readonly HashSet<RocksDbCursor> _cursors = [];
-    private readonly Timer? _backgroundSync;
+    private readonly RocksDbWalSync? _walSync;
     private int _active;
-    private int _syncing;
-    private ulong _syncedSequence;
 
     private RocksDbStore(string directory, Durability durability, DataStoreOptions options, ILogger logger, RocksDbOptions nativeOptions, IntPtr db)
     {
         _directory = directory;
         _durability = durability;
-        _timeout = options.Timeout;
-        _logger = logger;
         _options = nativeOptions;
         Db = db;
         _readOptions = Rocks.rocksdb_readoptions_create();
         _writeOptions = Rocks.rocksdb_writeoptions_create();
         Rocks.rocksdb_writeoptions_set_sync(_writeOptions, durability == Durability.Durable ? (byte)1 : (byte)0);
-        _syncedSequence = Rocks.rocksdb_get_latest_sequence_number(db);
+        _gate = new RocksDbWriteGate(directory, options.Timeout);
         if (durability == Durability.Relaxed)
         {
-            _backgroundSync = new Timer(_ => SyncInBackground(), null, options.SyncInterval, options.SyncInterval);
+            _walSync = new RocksDbWalSync(this, options.SyncInterval, logger);
         }
     }
 
@@ -274,14 +268,7 @@ internal sealed unsafe class RocksDbStore : KeyValueStoreBase
 
     protected override void Dispose(bool disposing)
     {
-        if (_backgroundSync is not null)
-        {
-            using var stopped = new ManualResetEvent(false);
-            if (_backgroundSync.Dispose(stopped))
-            {
-                stopped.WaitOne();
-            }
-        }
+        _walSync?.Dispose();
 
         // IsDisposed is already set: no new operation starts. Wait for those in flight, then close.
         Thread.MemoryBarrier();
@@ -302,10 +289,7 @@ internal sealed unsafe class RocksDbStore : KeyValueStoreBase
             cursor.Close();
         }
 
-        if (_durability == Durability.Relaxed)
-        {
-            SyncWal();
-        }
+        _walSync?.SyncIfDirty();
 
         RocksDbOpener.ForgetOwner(_directory);
         Rocks.rocksdb_close(Db);
@@ -382,72 +366,20 @@ internal sealed unsafe class RocksDbStore : KeyValueStoreBase
     private void EnterWrite(bool exclusive)
     {
         Acquire();
-        var entered = exclusive ? _gate.TryEnterWriteLock(_timeout) : _gate.TryEnterReadLock(_timeout);
-        if (!entered)
+        try
+        {
+            _gate.Enter(exclusive);
+        }
+        catch
         {
             Release();
-            throw new StoreTimeoutException(_directory, StoreBackend.RocksDb, _timeout);
+            throw;
         }
     }
 
     private void ExitWrite(bool exclusive)
     {
-        if (exclusive)
-        {
-            _gate.ExitWriteLock();
-        }
-        else
-        {
-            _gate.ExitReadLock();
-        }
-
+        _gate.Exit(exclusive);
         Release();
-    }
-
-    private void SyncInBackground()
-    {
-        if (Interlocked.Exchange(ref _syncing, 1) != 0)
-        {
-            return;
-        }
-
-        try
-        {
-            if (TryAcquire())
-            {
-                try
-                {
-                    SyncWal();
-                }
-                finally
-                {
-                    Release();
-                }
-            }
-        }
-        finally
-        {
-            Volatile.Write(ref _syncing, 0);
-        }
-    }
-
-    // Syncs the WAL when anything was written since the last sync (RocksDB's FlushWAL(sync = true)).
-    private void SyncWal()
-    {
-        var sequence = Rocks.rocksdb_get_latest_sequence_number(Db);
-        if (sequence == _syncedSequence)
-        {
-            return;
-        }
-
-        var error = IntPtr.Zero;
-        Rocks.rocksdb_flush_wal(Db, 1, out error);
-        if (error != IntPtr.Zero)
-        {
-            _logger.LogWarning("Background sync of the RocksDB WAL at {Path} failed ({Error}); will retry", _directory, RocksDbErrors.TakeMessage(error));
-            return;
-        }
-
-        _syncedSequence = sequence;
     }
 }

@@ -15,6 +15,8 @@ internal sealed record RocksDbTuning(long BlockCacheBytes, long WriteBufferBytes
     /// <summary>The native anchor's settings (8 MiB cache, RocksDB's defaults otherwise), for like-for-like benchmarks.</summary>
     public static RocksDbTuning Anchor { get; } = new(8L << 20, 64L << 20, 0, Compression.Snappy);
 
-    /// <summary>What new store instances use; benchmarks switch it to compare settings.</summary>
-    public static RocksDbTuning Current { get; set; } = Desktop;
+    /// <summary>What new store instances use: <see cref="Desktop"/>, or <see cref="Anchor"/> when the environment variable
+    /// <c>DATASTORE_ROCKSDB_TUNING</c> is <c>anchor</c> (for benchmarks against the native anchor only).</summary>
+    public static RocksDbTuning Current { get; set; } =
+        string.Equals(Environment.GetEnvironmentVariable("DATASTORE_ROCKSDB_TUNING"), "anchor", StringComparison.OrdinalIgnoreCase) ? Anchor : Desktop;
 }
