@@ -5,7 +5,8 @@
 #   scripts/compare-native-rocksdb.sh [ROUNDS]     (default 3; about 7 minutes a round on 2 cores)
 # Each round runs the anchor's `rocksdb` (8 MiB LRU cache, defaults otherwise) and `rocksdb_bloom` (plus a 10-bit
 # bloom filter), then the suite twice: with the anchor's settings (DATASTORE_ROCKSDB_TUNING=anchor) and with
-# DataStore's desktop defaults. Everything runs under flock /tmp/datastore-bench.lock, so no two benchmarks overlap.
+# DataStore's desktop defaults. Each round holds flock /tmp/datastore-bench.lock throughout, so no other benchmark
+# runs between the programs it compares.
 # Results: $OUT/native-N/*.txt, $OUT/bdn-anchor-N and $OUT/bdn-desktop-N; then scripts/compare-native-rocksdb-table.py $OUT
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,17 +30,24 @@ if [ ! -x "$anchor/bench" ]; then
 fi
 
 bdn() { # $1 = tuning (anchor|desktop), $2 = round
-  flock "$lock" env DATASTORE_BENCH_BACKENDS=RocksDb DATASTORE_ROCKSDB_TUNING="$1" \
+  DATASTORE_BENCH_BACKENDS=RocksDb DATASTORE_ROCKSDB_TUNING="$1" \
     dotnet run -c Release --no-build --project src/DataStore.Benchmarks -- --filter '*CoreBenchmarks*' \
     --artifacts "$out/bdn-$1-$2" >"$out/bdn-$1-$2.log" 2>&1
 }
 
-for round in $(seq 1 "$rounds"); do
-  echo "== round $round: native $(date -u +%T)"
-  (cd "$anchor" && flock "$lock" env OUTDIR="$out/native-$round" ./run.sh -n 100000 rocksdb rocksdb_bloom >/dev/null 2>&1)
-  echo "== round $round: BenchmarkDotNet, anchor settings $(date -u +%T)"
-  bdn anchor "$round"
-  echo "== round $round: BenchmarkDotNet, desktop defaults $(date -u +%T)"
-  bdn desktop "$round"
+round() { # $1 = round
+  echo "== round $1: native $(date -u +%T)"
+  (cd "$anchor" && OUTDIR="$out/native-$1" ./run.sh -n 100000 rocksdb rocksdb_bloom >/dev/null 2>&1)
+  echo "== round $1: BenchmarkDotNet, anchor settings $(date -u +%T)"
+  bdn anchor "$1"
+  echo "== round $1: BenchmarkDotNet, desktop defaults $(date -u +%T)"
+  bdn desktop "$1"
+}
+
+for r in $(seq 1 "$rounds"); do
+  exec 9>"$lock"
+  flock 9
+  round "$r"
+  flock -u 9
 done
 python3 scripts/compare-native-rocksdb-table.py "$out"
