@@ -1,13 +1,28 @@
 using DataStore.Backends;
 using Microsoft.Extensions.Logging;
+using RocksDbSharp;
 
 namespace DataStore.RocksDb;
 
-/// <summary>Opens RocksDB stores; found by configuration through <c>BackendCatalog</c> (not built yet: unavailable).</summary>
+/// <summary>Opens RocksDB stores; found by configuration through <c>BackendCatalog</c>; available once RocksDB's native library loads.</summary>
 internal sealed class RocksDbBackend : IBackendFactory
 {
-    public bool IsAvailable => false;
+    private static readonly Lazy<bool> Loaded = new(LoadNative);
+
+    public bool IsAvailable => Loaded.Value;
 
     public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger) =>
-        throw new NotSupportedException("The RocksDb backend is not built yet.");
+        RocksDbStore.Open(directory, durability, options, logger);
+
+    private static bool LoadNative()
+    {
+        try
+        {
+            return Native.Instance is not null;
+        }
+        catch (Exception e) when (e is DllNotFoundException or BadImageFormatException or TypeInitializationException or EntryPointNotFoundException or NativeImport.NativeLoadException)
+        {
+            return false;
+        }
+    }
 }

@@ -9,7 +9,7 @@ public enum StoreBackend
     /// <summary>A sorted map in this process's memory, for applications' unit tests; nothing is written to disk.</summary>
     InMemory = 1,
 
-    /// <summary>RocksDB (not available in this version).</summary>
+    /// <summary>RocksDB, from the separate package DataStore.RocksDb; one process at a time (another waits up to the timeout).</summary>
     RocksDb = 2,
 
     /// <summary>LMDB (not available in this version).</summary>

@@ -33,6 +33,7 @@ internal static class Commands
             "cas-increment" => CasIncrement(store, int.Parse(rest[0])),
             "count" => Count(store, rest[0]),
             "put" => Put(store, rest[0], rest[1]),
+            "hold-open" => HoldOpen(store, int.Parse(rest[0])),
             "hold-sqlite-write-lock" => SqliteWriteLock.Hold(store.Path, int.Parse(rest[0])),
             _ => Unknown(args[0]),
         };
@@ -155,6 +156,14 @@ internal static class Commands
     {
         store.Put(Utf8(key), Utf8(value));
         Console.WriteLine("PUT");
+        return 0;
+    }
+
+    /// <summary>Keeps the store open for <paramref name="milliseconds"/>, after printing <c>HOLDING pid</c>.</summary>
+    private static int HoldOpen(IKeyValueStore store, int milliseconds)
+    {
+        Console.WriteLine($"HOLDING {Environment.ProcessId}");
+        Thread.Sleep(milliseconds);
         return 0;
     }
 

@@ -37,7 +37,9 @@ public abstract class SelfDescribingContract : StoreContract
     public void Another_process_opens_the_store_without_being_told_the_backend()
     {
         RequireCapability(StoreCapabilities.SelfDescribing, Rule);
-        Open().Put("key"u8, "value"u8);
+        var store = Open();
+        store.Put("key"u8, "value"u8);
+        store.Dispose(); // closed first: opening a store two processes hold at once is rule 8, not this rule
 
         var (code, output) = ChildProcess.Run(["open", StorePath, "-", "-"]);
         Assert.Equal(0, code);

@@ -1,0 +1,69 @@
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.InteropServices;
+using RocksDbSharp;
+
+namespace DataStore.RocksDb;
+
+/// <summary>Turns RocksDB's error strings into <see cref="DataStoreException"/>s that name the store, the operation and the cause.</summary>
+/// <remarks>
+/// Callers pass an <c>errptr</c> that is zero before every call: RocksDB frees a non-null <c>*errptr</c> before storing
+/// a new message, so a stale pointer left from an earlier error (say, in a retry loop) would be freed twice.
+/// </remarks>
+internal static class RocksDbErrors
+{
+    /// <summary>Throws when <paramref name="error"/> (a RocksDB <c>errptr</c>) is set, freeing it.</summary>
+    public static void ThrowIf(IntPtr error, string directory, string operation)
+    {
+        if (error != IntPtr.Zero)
+        {
+            Throw(error, directory, operation);
+        }
+    }
+
+    /// <summary>Reads and frees a RocksDB error string.</summary>
+    public static string TakeMessage(IntPtr error)
+    {
+        var text = Marshal.PtrToStringUTF8(error) ?? "unknown error";
+        Native.Instance.rocksdb_free(error);
+        return text;
+    }
+
+    /// <summary>The exception for RocksDB's error <paramref name="text"/> during <paramref name="operation"/>.</summary>
+    public static DataStoreException Exception(string directory, string operation, string text)
+    {
+        var (cause, advice) = Classify(text);
+        return new DataStoreException(cause, directory, StoreBackend.RocksDb, $"{operation} failed: {text}.{advice}");
+    }
+
+    /// <summary>True when RocksDB refused to open because another process (or this one) holds the store's LOCK file.</summary>
+    public static bool IsLockHeld(string text) =>
+        text.Contains("LOCK", StringComparison.Ordinal) &&
+        (text.Contains("Resource temporarily unavailable", StringComparison.OrdinalIgnoreCase) ||
+         text.Contains("lock hold by current process", StringComparison.OrdinalIgnoreCase) ||
+         text.Contains("No locks available", StringComparison.OrdinalIgnoreCase) ||
+         text.Contains("another process has locked", StringComparison.OrdinalIgnoreCase));
+
+    [DoesNotReturn]
+    private static void Throw(IntPtr error, string directory, string operation) =>
+        throw Exception(directory, operation, TakeMessage(error));
+
+    private static (StoreFailure Cause, string Advice) Classify(string text)
+    {
+        if (text.Contains("Permission denied", StringComparison.OrdinalIgnoreCase) || text.Contains("Read-only file system", StringComparison.OrdinalIgnoreCase))
+        {
+            return (StoreFailure.AccessDenied, " Check the directory's permissions or open the store as its owner.");
+        }
+
+        if (text.Contains("No space left", StringComparison.OrdinalIgnoreCase))
+        {
+            return (StoreFailure.DiskFull, " Free space and retry.");
+        }
+
+        if (text.StartsWith("Corruption", StringComparison.Ordinal))
+        {
+            return (StoreFailure.Corrupt, " The store's files are damaged; restore a backup.");
+        }
+
+        return text.StartsWith("IO error", StringComparison.Ordinal) ? (StoreFailure.Io, "") : (StoreFailure.Engine, "");
+    }
+}

@@ -1,0 +1,105 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Runtime.InteropServices;
+using RocksDbSharp;
+
+namespace DataStore.RocksDb;
+
+/// <summary>
+/// Opens the RocksDB database in a store directory. RocksDB lets one process at a time open a database (its
+/// <c>LOCK</c> file); while another process holds it, opening waits up to the store's timeout and then fails
+/// with a <see cref="DataStoreException"/> naming that process, which records its id in <see cref="OwnerFile"/>.
+/// </summary>
+internal static class RocksDbOpener
+{
+    /// <summary>The file beside RocksDB's <c>LOCK</c> where the process that holds the store writes its id.</summary>
+    public const string OwnerFile = "LOCK.pid";
+
+    private static readonly TimeSpan MaxPause = TimeSpan.FromMilliseconds(200);
+
+    /// <summary>Opens the database, creating it if needed; returns the <c>rocksdb_t</c> handle.</summary>
+    public static IntPtr Open(string directory, RocksDbOptions options, TimeSpan timeout)
+    {
+        var native = Native.Instance;
+        var waited = Stopwatch.StartNew();
+        var pause = TimeSpan.FromMilliseconds(10);
+        var name = Marshal.StringToCoTaskMemUTF8(directory);
+        try
+        {
+            while (true)
+            {
+                var error = IntPtr.Zero;
+                var db = native.rocksdb_open(options.Handle, name, out error);
+                if (error == IntPtr.Zero)
+                {
+                    RecordOwner(directory);
+                    return db;
+                }
+
+                var text = RocksDbErrors.TakeMessage(error);
+                if (!RocksDbErrors.IsLockHeld(text))
+                {
+                    throw RocksDbErrors.Exception(directory, "Opening the RocksDB database", text);
+                }
+
+                if (text.Contains("current process", StringComparison.OrdinalIgnoreCase))
+                {
+                    throw new DataStoreException(StoreFailure.Engine, directory, StoreBackend.RocksDb,
+                        $"the store is already open in this process ({Environment.ProcessId}); RocksDB allows one open instance of a store per process. Share that IKeyValueStore instead of opening the store again.");
+                }
+
+                if (waited.Elapsed >= timeout)
+                {
+                    throw new DataStoreException(StoreFailure.Timeout, directory, StoreBackend.RocksDb,
+                        $"the store is held by {Holder(directory)}, and RocksDB lets one process at a time open a store; waited {timeout.TotalSeconds:0.###} s. " +
+                        "Close the other program (or wait for it to finish), or raise DataStoreOptions.Timeout.");
+                }
+
+                Thread.Sleep(pause);
+                pause = pause * 2 < MaxPause ? pause * 2 : MaxPause;
+            }
+        }
+        finally
+        {
+            Marshal.FreeCoTaskMem(name);
+        }
+    }
+
+    /// <summary>Removes the owner record; called by the holder just before it closes the database.</summary>
+    public static void ForgetOwner(string directory)
+    {
+        try
+        {
+            File.Delete(Path.Combine(directory, OwnerFile));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // A stale record is harmless: the next holder overwrites it, and it is read only while the LOCK is held.
+        }
+    }
+
+    private static void RecordOwner(string directory)
+    {
+        try
+        {
+            File.WriteAllText(Path.Combine(directory, OwnerFile), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // Only the "held by process N" message depends on it.
+        }
+    }
+
+    private static string Holder(string directory)
+    {
+        try
+        {
+            var text = File.ReadAllText(Path.Combine(directory, OwnerFile)).Trim();
+            return int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var pid) ? $"process {pid}" : "another process";
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return "another process";
+        }
+    }
+}

@@ -1,0 +1,59 @@
+using RocksDbSharp;
+
+namespace DataStore.RocksDb;
+
+/// <summary>The native options a store is opened with, and the block cache they share; destroyed when the store closes.</summary>
+internal sealed class RocksDbOptions : IDisposable
+{
+    private const int KeptInfoLogs = 3;
+    private const ulong InfoLogBytes = 1 << 20;
+
+    private RocksDbOptions(IntPtr options, IntPtr tableOptions, IntPtr cache)
+    {
+        Handle = options;
+        TableOptions = tableOptions;
+        Cache = cache;
+    }
+
+    /// <summary>The <c>rocksdb_options_t</c> to open with.</summary>
+    public IntPtr Handle { get; private set; }
+
+    private IntPtr TableOptions { get; set; }
+
+    private IntPtr Cache { get; set; }
+
+    public static RocksDbOptions Create(RocksDbTuning tuning)
+    {
+        var native = Native.Instance;
+        var options = native.rocksdb_options_create();
+        native.rocksdb_options_set_create_if_missing(options, 1);
+        native.rocksdb_options_set_write_buffer_size(options, (UIntPtr)tuning.WriteBufferBytes);
+        native.rocksdb_options_set_compression(options, tuning.Compression);
+        native.rocksdb_options_set_keep_log_file_num(options, (UIntPtr)KeptInfoLogs);
+        native.rocksdb_options_set_max_log_file_size(options, (UIntPtr)InfoLogBytes);
+
+        var table = native.rocksdb_block_based_options_create();
+        var cache = native.rocksdb_cache_create_lru((UIntPtr)tuning.BlockCacheBytes);
+        native.rocksdb_block_based_options_set_block_cache(table, cache);
+        if (tuning.BloomBitsPerKey > 0)
+        {
+            // The table options take ownership of the filter policy.
+            native.rocksdb_block_based_options_set_filter_policy(table, native.rocksdb_filterpolicy_create_bloom(tuning.BloomBitsPerKey));
+        }
+
+        native.rocksdb_options_set_block_based_table_factory(options, table);
+        return new RocksDbOptions(options, table, cache);
+    }
+
+    public void Dispose()
+    {
+        var native = Native.Instance;
+        if (Handle != IntPtr.Zero)
+        {
+            native.rocksdb_options_destroy(Handle);
+            native.rocksdb_block_based_options_destroy(TableOptions);
+            native.rocksdb_cache_destroy(Cache);
+            Handle = TableOptions = Cache = IntPtr.Zero;
+        }
+    }
+}

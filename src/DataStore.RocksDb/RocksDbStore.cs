@@ -1,0 +1,385 @@
+using System.Buffers;
+using System.Runtime.InteropServices;
+using Microsoft.Extensions.Logging;
+using RocksDbSharp;
+
+namespace DataStore.RocksDb;
+
+/// <summary>
+/// A store on RocksDB (bytewise comparator, so memcmp order). Point reads and plain writes run concurrently; a
+/// batch with preconditions or a range delete takes the write gate exclusively, so its checks and its write are one
+/// atomic step. Durable writes use <c>sync = true</c>, which RocksDB's write groups share among concurrent writers;
+/// Relaxed stores sync the WAL in the background every <see cref="DataStoreOptions.SyncInterval"/>.
+/// </summary>
+internal sealed unsafe class RocksDbStore : KeyValueStoreBase
+{
+    private const StoreCapabilities RocksDbCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SnapshotScans |
+        StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction;
+
+    private static readonly Native Rocks = Native.Instance;
+    private static readonly byte* EmptyBytes = (byte*)NativeMemory.Alloc(1);
+
+    private readonly string _directory;
+    private readonly Durability _durability;
+    private readonly RocksDbOptions _options;
+    private readonly IntPtr _readOptions;
+    private readonly IntPtr _writeOptions;
+    private readonly RocksDbWriteGate _gate;
+    private readonly HashSet<RocksDbCursor> _cursors = [];
+    private readonly RocksDbWalSync? _walSync;
+    private int _active;
+
+    private RocksDbStore(string directory, Durability durability, DataStoreOptions options, ILogger logger, RocksDbOptions nativeOptions, IntPtr db)
+    {
+        _directory = directory;
+        _durability = durability;
+        _options = nativeOptions;
+        Db = db;
+        _readOptions = Rocks.rocksdb_readoptions_create();
+        _writeOptions = Rocks.rocksdb_writeoptions_create();
+        Rocks.rocksdb_writeoptions_set_sync(_writeOptions, durability == Durability.Durable ? (byte)1 : (byte)0);
+        _gate = new RocksDbWriteGate(directory, options.Timeout);
+        if (durability == Durability.Relaxed)
+        {
+            _walSync = new RocksDbWalSync(this, options.SyncInterval, logger);
+        }
+    }
+
+    public override string Path => _directory;
+
+    public override StoreBackend Backend => StoreBackend.RocksDb;
+
+    public override StoreCapabilities Capabilities => RocksDbCapabilities;
+
+    public override Durability Durability => _durability;
+
+    /// <summary>The <c>rocksdb_t</c> handle; valid while the store is open.</summary>
+    internal IntPtr Db { get; }
+
+    public static RocksDbStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger)
+    {
+        var nativeOptions = RocksDbOptions.Create(RocksDbTuning.Current);
+        try
+        {
+            var db = RocksDbOpener.Open(directory, nativeOptions, options.Timeout);
+            return new RocksDbStore(directory, durability, options, logger, nativeOptions, db);
+        }
+        catch
+        {
+            nativeOptions.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>A non-null pointer for a possibly empty span (RocksDB slices should not point at null).</summary>
+    internal static byte* NonNull(byte* pointer) => pointer != null ? pointer : EmptyBytes;
+
+    protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        EnterWrite(exclusive: false);
+        try
+        {
+            var error = IntPtr.Zero;
+            fixed (byte* k = key)
+            fixed (byte* v = value)
+            {
+                Rocks.rocksdb_put(Db, _writeOptions, k, (UIntPtr)key.Length, NonNull(v), (UIntPtr)value.Length, out error);
+            }
+
+            RocksDbErrors.ThrowIf(error, _directory, "Put");
+        }
+        finally
+        {
+            ExitWrite(exclusive: false);
+        }
+    }
+
+    protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
+    {
+        Acquire();
+        try
+        {
+            IntPtr pinned;
+            var error = IntPtr.Zero;
+            fixed (byte* k = key)
+            {
+                pinned = Rocks.rocksdb_get_pinned(Db, _readOptions, k, (UIntPtr)key.Length, out error);
+            }
+
+            RocksDbErrors.ThrowIf(error, _directory, "Get");
+            if (pinned == IntPtr.Zero)
+            {
+                return false;
+            }
+
+            try
+            {
+                var value = Rocks.rocksdb_pinnableslice_value(pinned, out var length);
+                destination.Write(new ReadOnlySpan<byte>((void*)value, checked((int)length)));
+                return true;
+            }
+            finally
+            {
+                Rocks.rocksdb_pinnableslice_destroy(pinned);
+            }
+        }
+        finally
+        {
+            Release();
+        }
+    }
+
+    protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
+    {
+        Acquire();
+        try
+        {
+            UIntPtr length;
+            byte found;
+            var error = IntPtr.Zero;
+            fixed (byte* k = key)
+            fixed (byte* d = destination)
+            {
+                // Copies straight into the caller's buffer when the value fits; nothing is allocated on either side.
+                Rocks.rocksdb_get_into_buffer(Db, _readOptions, k, (UIntPtr)key.Length, (IntPtr)NonNull(d), (UIntPtr)destination.Length, out length, out found, out error);
+            }
+
+            RocksDbErrors.ThrowIf(error, _directory, "Get");
+            return found == 0 ? -1 : checked((int)length);
+        }
+        finally
+        {
+            Release();
+        }
+    }
+
+    protected override bool HaveKeyCore(ReadOnlySpan<byte> key)
+    {
+        Acquire();
+        try
+        {
+            return Exists(key);
+        }
+        finally
+        {
+            Release();
+        }
+    }
+
+    protected override void DeleteCore(ReadOnlySpan<byte> key)
+    {
+        EnterWrite(exclusive: false);
+        try
+        {
+            var error = IntPtr.Zero;
+            fixed (byte* k = key)
+            {
+                Rocks.rocksdb_delete(Db, _writeOptions, k, (UIntPtr)key.Length, out error);
+            }
+
+            RocksDbErrors.ThrowIf(error, _directory, "Delete");
+        }
+        finally
+        {
+            ExitWrite(exclusive: false);
+        }
+    }
+
+    protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
+    {
+        // Exclusive: no write lands between counting the keys and deleting them.
+        EnterWrite(exclusive: true);
+        try
+        {
+            using var batch = new RocksDbBatch(this);
+            var removed = batch.DeleteRangeCounting(start, end);
+            if (removed > 0)
+            {
+                Commit(batch, "DeleteRange");
+            }
+
+            return removed;
+        }
+        finally
+        {
+            ExitWrite(exclusive: true);
+        }
+    }
+
+    protected override IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly)
+    {
+        Acquire();
+        try
+        {
+            return new RocksDbCursor(this, start, end, keysOnly);
+        }
+        finally
+        {
+            Release();
+        }
+    }
+
+    protected override int WriteCore(WriteBatch batch)
+    {
+        // Preconditions and open-ended range deletes read the store, so those batches hold the gate exclusively.
+        var exclusive = RocksDbBatch.ReadsTheStore(batch);
+        EnterWrite(exclusive);
+        try
+        {
+            using var native = new RocksDbBatch(this);
+            var failed = native.CheckPreconditions(batch);
+            if (failed >= 0)
+            {
+                return failed;
+            }
+
+            native.Add(batch);
+            Commit(native, "Writing a batch");
+            return -1;
+        }
+        finally
+        {
+            ExitWrite(exclusive);
+        }
+    }
+
+    protected override void CompactCore()
+    {
+        Acquire();
+        try
+        {
+            var options = Rocks.rocksdb_compactoptions_create();
+            try
+            {
+                // kForceOptimized: rewrite the bottommost level too, so deleted data and tombstones go away.
+                Rocks.rocksdb_compactoptions_set_bottommost_level_compaction(options, 3);
+                Rocks.rocksdb_compact_range_opt(Db, options, (byte*)null, UIntPtr.Zero, (byte*)null, UIntPtr.Zero);
+            }
+            finally
+            {
+                Rocks.rocksdb_compactoptions_destroy(options);
+            }
+        }
+        finally
+        {
+            Release();
+        }
+    }
+
+    protected override void Dispose(bool disposing)
+    {
+        _walSync?.Dispose();
+
+        // IsDisposed is already set: no new operation starts. Wait for those in flight, then close.
+        Thread.MemoryBarrier();
+        var wait = new SpinWait();
+        while (Volatile.Read(ref _active) != 0)
+        {
+            wait.SpinOnce();
+        }
+
+        RocksDbCursor[] open;
+        lock (_cursors)
+        {
+            open = [.. _cursors];
+        }
+
+        foreach (var cursor in open)
+        {
+            cursor.Close();
+        }
+
+        _walSync?.SyncIfDirty();
+
+        RocksDbOpener.ForgetOwner(_directory);
+        Rocks.rocksdb_close(Db);
+        Rocks.rocksdb_readoptions_destroy(_readOptions);
+        Rocks.rocksdb_writeoptions_destroy(_writeOptions);
+        _options.Dispose();
+        _gate.Dispose();
+    }
+
+    /// <summary>True when the key is present; reads without copying the value (a Get into an empty buffer).</summary>
+    internal bool Exists(ReadOnlySpan<byte> key)
+    {
+        byte found;
+        var error = IntPtr.Zero;
+        fixed (byte* k = key)
+        {
+            Rocks.rocksdb_get_into_buffer(Db, _readOptions, k, (UIntPtr)key.Length, (IntPtr)EmptyBytes, UIntPtr.Zero, out _, out found, out error);
+        }
+
+        RocksDbErrors.ThrowIf(error, _directory, "HaveKey");
+        return found != 0;
+    }
+
+    /// <summary>The default read options (latest state, no snapshot).</summary>
+    internal IntPtr ReadOptions => _readOptions;
+
+    /// <summary>Marks an operation in flight, so Dispose waits for it; throws once the store is disposed.</summary>
+    internal void Acquire()
+    {
+        if (!TryAcquire())
+        {
+            ThrowIfDisposed();
+        }
+    }
+
+    /// <summary>Like <see cref="Acquire"/>, but returns false instead of throwing.</summary>
+    internal bool TryAcquire()
+    {
+        Interlocked.Increment(ref _active);
+        if (IsDisposed)
+        {
+            Interlocked.Decrement(ref _active);
+            return false;
+        }
+
+        return true;
+    }
+
+    internal void Release() => Interlocked.Decrement(ref _active);
+
+    internal void Register(RocksDbCursor cursor)
+    {
+        lock (_cursors)
+        {
+            _cursors.Add(cursor);
+        }
+    }
+
+    internal void Unregister(RocksDbCursor cursor)
+    {
+        lock (_cursors)
+        {
+            _cursors.Remove(cursor);
+        }
+    }
+
+    private void Commit(RocksDbBatch batch, string operation)
+    {
+        var error = IntPtr.Zero;
+        Rocks.rocksdb_write(Db, _writeOptions, batch.Handle, out error);
+        RocksDbErrors.ThrowIf(error, _directory, operation);
+    }
+
+    private void EnterWrite(bool exclusive)
+    {
+        Acquire();
+        try
+        {
+            _gate.Enter(exclusive);
+        }
+        catch
+        {
+            Release();
+            throw;
+        }
+    }
+
+    private void ExitWrite(bool exclusive)
+    {
+        _gate.Exit(exclusive);
+        Release();
+    }
+}

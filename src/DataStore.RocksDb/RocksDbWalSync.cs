@@ -1,0 +1,84 @@
+using Microsoft.Extensions.Logging;
+using RocksDbSharp;
+
+namespace DataStore.RocksDb;
+
+/// <summary>
+/// The background sync of a Relaxed store: every <see cref="DataStoreOptions.SyncInterval"/>, when anything was
+/// written since the last sync, RocksDB's <c>FlushWAL(sync = true)</c> makes the WAL durable, so a power loss
+/// costs at most about one interval of writes. Writes themselves never wait for it.
+/// </summary>
+internal sealed class RocksDbWalSync : IDisposable
+{
+    private static readonly Native Rocks = Native.Instance;
+    private readonly RocksDbStore _store;
+    private readonly ILogger _logger;
+    private readonly Timer _timer;
+    private int _syncing;
+    private ulong _syncedSequence;
+
+    public RocksDbWalSync(RocksDbStore store, TimeSpan interval, ILogger logger)
+    {
+        _store = store;
+        _logger = logger;
+        _syncedSequence = Rocks.rocksdb_get_latest_sequence_number(store.Db);
+        _timer = new Timer(_ => SyncInBackground(), null, interval, interval);
+    }
+
+    /// <summary>Syncs the WAL when anything was written since the last sync; the store calls it once more as it closes.</summary>
+    public void SyncIfDirty()
+    {
+        var sequence = Rocks.rocksdb_get_latest_sequence_number(_store.Db);
+        if (sequence == _syncedSequence)
+        {
+            return;
+        }
+
+        var error = IntPtr.Zero;
+        Rocks.rocksdb_flush_wal(_store.Db, 1, out error);
+        if (error != IntPtr.Zero)
+        {
+            _logger.LogWarning("Background sync of the RocksDB WAL at {Path} failed ({Error}); will retry", _store.Path, RocksDbErrors.TakeMessage(error));
+            return;
+        }
+
+        _syncedSequence = sequence;
+    }
+
+    /// <summary>Stops the timer and waits for a sync in progress.</summary>
+    public void Dispose()
+    {
+        using var stopped = new ManualResetEvent(false);
+        if (_timer.Dispose(stopped))
+        {
+            stopped.WaitOne();
+        }
+    }
+
+    private void SyncInBackground()
+    {
+        if (Interlocked.Exchange(ref _syncing, 1) != 0)
+        {
+            return;
+        }
+
+        try
+        {
+            if (_store.TryAcquire())
+            {
+                try
+                {
+                    SyncIfDirty();
+                }
+                finally
+                {
+                    _store.Release();
+                }
+            }
+        }
+        finally
+        {
+            Volatile.Write(ref _syncing, 0);
+        }
+    }
+}
