@@ -106,10 +106,12 @@ internal sealed class FileSystemStore : KeyValueStoreBase
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
         string directory;
+        string[] parents;
         EnterWrite();
         try
         {
             directory = _writer.Put(key, value, flush: _durability == Durability.Durable);
+            parents = _writer.TakeNewParents();
             _state.EndChange();
         }
         catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
@@ -119,6 +121,11 @@ internal sealed class FileSystemStore : KeyValueStoreBase
         finally
         {
             _locks.ExitWrite();
+        }
+
+        foreach (var parent in parents)
+        {
+            AfterWrite(parent);
         }
 
         AfterWrite(directory);

@@ -8,6 +8,10 @@ namespace DataStore.FileSystem;
 /// </summary>
 internal static class TreeWalker
 {
+    /// <summary>How many directories this thread has listed (tests check that scans stay inside their prefix).</summary>
+    [ThreadStatic]
+    internal static int DirectoriesListed;
+
     /// <summary>Calls <paramref name="visit"/> with each key (and value unless <paramref name="keysOnly"/>) in [start, end), ascending.</summary>
     public static void Walk(LayoutNode node, byte[] start, byte[] end, bool keysOnly, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit)
     {
@@ -88,6 +92,7 @@ internal static class TreeWalker
     /// <summary>The names of the files (or directories) in <paramref name="path"/>; none when it does not exist.</summary>
     public static List<string> Entries(string path, bool directories)
     {
+        DirectoriesListed++;
         try
         {
             var info = new DirectoryInfo(path);

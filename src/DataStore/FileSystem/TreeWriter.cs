@@ -16,6 +16,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
 
     private readonly string _temporary = Path.Combine(root, "tmp");
     private readonly string _journal = Path.Combine(root, BatchJournal.FileName);
+    private readonly HashSet<string> _newParents = [];
     private long _nextTemporary;
 
     /// <summary>Puts one key; returns the directory whose entry changed (for a durable sync).</summary>
@@ -205,6 +206,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
     {
         if (perFile)
         {
+            touched.UnionWith(TakeNewParents());
             foreach (var directory in touched)
             {
                 SyncDirectory(directory);
@@ -212,6 +214,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         }
         else
         {
+            TakeNewParents();
             FileSystemSync.Sync(root);
         }
 
@@ -315,11 +318,11 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         foreach (var b in children)
         {
             var child = node.Child(b);
-            SyncDirectory(child.Path);
             state.SetCount(child.Prefix, Count(child));
         }
 
-        SyncDirectory(node.Path);
+        // The moves, the new directories and the marker must be on disk before the pending record goes.
+        FileSystemSync.Sync(root);
         state.ForgetCount(node.Prefix);
         node.MarkSplit();
         state.BumpLayout();
@@ -365,7 +368,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         }
     }
 
-    /// <summary>Creates a directory and its missing parents, syncing each parent so the new entries survive a power loss.</summary>
+    /// <summary>Creates a directory and its missing parents, remembering the parents for <see cref="TakeNewParents"/>.</summary>
     private void EnsureDirectory(string path)
     {
         if (Directory.Exists(path))
@@ -376,7 +379,20 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         var parent = Path.GetDirectoryName(path)!;
         EnsureDirectory(parent);
         Directory.CreateDirectory(path);
-        SyncDirectory(parent);
+        _newParents.Add(parent);
+    }
+
+    /// <summary>The directories that gained a subdirectory since the last call: a durable write syncs them too.</summary>
+    public string[] TakeNewParents()
+    {
+        if (_newParents.Count == 0)
+        {
+            return [];
+        }
+
+        var parents = _newParents.ToArray();
+        _newParents.Clear();
+        return parents;
     }
 
     private static bool Unlink(LayoutNode node, ReadOnlySpan<byte> name)
