@@ -218,7 +218,9 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
             FileSystemSync.Sync(root);
         }
 
+        // The journal's removal must be durable too, or a power loss could replay it over later durable writes.
         File.Delete(_journal);
+        DirectorySync.Sync(root);
         state.EndChange();
     }
 
