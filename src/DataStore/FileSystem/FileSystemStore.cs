@@ -25,6 +25,7 @@ internal sealed class FileSystemStore : KeyValueStoreBase
     private readonly StoreLocks _locks;
     private readonly TreeWriter _writer;
     private readonly DirectorySyncGroup _directorySync = new();
+    private readonly DirectoryHandles _handles = new();
     private readonly Timer? _backgroundSync;
     private readonly ILogger _logger;
     private int _dirty;
@@ -36,7 +37,7 @@ internal sealed class FileSystemStore : KeyValueStoreBase
         _logger = logger;
         _state = state;
         _locks = locks;
-        _layout = new Layout(System.IO.Path.Combine(directory, "data"), state);
+        _layout = new Layout(System.IO.Path.Combine(directory, "data"), state, _handles);
         _writer = new TreeWriter(directory, _layout, state, maxEntries);
         if (durability == Durability.Relaxed)
         {
@@ -220,6 +221,7 @@ internal sealed class FileSystemStore : KeyValueStoreBase
         }
 
         _locks.Dispose();
+        _handles.Dispose();
         _state.Dispose();
     }
 

@@ -65,11 +65,14 @@ internal static class KeyFile
         }
 
         var fd = PosixFile.OpenRead(pathZ);
-        if (fd < 0)
-        {
-            return ReadStatus.Missing;
-        }
+        return fd < 0 ? ReadStatus.Missing : ReadAndClose(fd, withValue, out key, out value);
+    }
 
+    /// <summary>Reads the open key file <paramref name="fd"/> as <see cref="Read"/> does, and closes it.</summary>
+    public static ReadStatus ReadAndClose(int fd, bool withValue, out ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
+    {
+        key = default;
+        value = default;
         try
         {
             var buffer = t_buffer is { Length: >= LargeValue } ? t_buffer : t_buffer = new byte[LargeValue];

@@ -1,4 +1,5 @@
 using DataStore.Platform;
+using Microsoft.Win32.SafeHandles;
 
 namespace DataStore.FileSystem;
 
@@ -32,6 +33,11 @@ internal static class KeyLookup
     public static ReadStatus FindIn(LayoutNode node, ReadOnlySpan<byte> key, ReadOnlySpan<byte> rest, Mode mode, out ReadOnlySpan<byte> value, out int slot)
     {
         value = default;
+        if (node.Directory is { } directory)
+        {
+            return FindAt(directory, key, rest, mode, out value, out slot);
+        }
+
         var size = node.PathBytes.Length + KeyNames.MaxNameLength + 2;
         Span<byte> path = size <= 1024 ? stackalloc byte[size] : new byte[size];
         Span<byte> name = stackalloc byte[KeyNames.MaxNameLength];
@@ -54,6 +60,54 @@ internal static class KeyLookup
             {
                 value = default;
                 return ReadStatus.Damaged;
+            }
+        }
+    }
+
+    private static ReadStatus FindAt(SafeFileHandle directory, ReadOnlySpan<byte> key, ReadOnlySpan<byte> rest, Mode mode, out ReadOnlySpan<byte> value, out int slot)
+    {
+        value = default;
+        var added = false;
+        directory.DangerousAddRef(ref added);
+        try
+        {
+            var fd = (int)directory.DangerousGetHandle();
+            Span<byte> name = stackalloc byte[KeyNames.MaxNameLength + 1];
+            var hashed = KeyNames.IsHashed(rest);
+            for (slot = 0; ; slot++)
+            {
+                var length = KeyNames.Write(rest, slot, name);
+                name[length] = 0;
+                var nameZ = name[..(length + 1)];
+                if (mode == Mode.Exists && !hashed)
+                {
+                    return PosixFile.ExistsAt(fd, nameZ) ? ReadStatus.Found : ReadStatus.Missing;
+                }
+
+                var file = PosixFile.OpenReadAt(fd, nameZ);
+                if (file < 0)
+                {
+                    return ReadStatus.Missing;
+                }
+
+                var status = KeyFile.ReadAndClose(file, mode == Mode.Value, out var stored, out value);
+                if (status == ReadStatus.Found && stored.SequenceEqual(key))
+                {
+                    return status;
+                }
+
+                if (!hashed)
+                {
+                    value = default;
+                    return ReadStatus.Damaged;
+                }
+            }
+        }
+        finally
+        {
+            if (added)
+            {
+                directory.DangerousRelease();
             }
         }
     }

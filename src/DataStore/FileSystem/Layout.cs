@@ -6,7 +6,7 @@ namespace DataStore.FileSystem;
 /// This process's cached view of which directories are split, dropped whenever the shared layout generation
 /// changes (another process or thread split a directory).
 /// </summary>
-internal sealed class Layout(string dataDirectory, SharedState state)
+internal sealed class Layout(string dataDirectory, SharedState state, DirectoryHandles handles)
 {
     private readonly byte[] _rootPath = Encoding.UTF8.GetBytes(dataDirectory);
     private Tuple<long, LayoutNode>? _tree;
@@ -20,7 +20,7 @@ internal sealed class Layout(string dataDirectory, SharedState state)
             var generation = state.LayoutGeneration;
             if (tree is null || tree.Item1 != generation)
             {
-                tree = Tuple.Create(generation, new LayoutNode([], _rootPath));
+                tree = Tuple.Create(generation, new LayoutNode([], _rootPath, handles));
                 Volatile.Write(ref _tree, tree);
             }
 

@@ -15,14 +15,20 @@ internal sealed class LayoutNode
     private const int Split = 2;
 
     private readonly LayoutNode?[] _children = new LayoutNode?[256];
+    private readonly DirectoryHandles _handles;
     private int _state;
     private string? _path;
+    private Microsoft.Win32.SafeHandles.SafeFileHandle? _directory;
 
-    public LayoutNode(byte[] prefix, byte[] pathBytes)
+    public LayoutNode(byte[] prefix, byte[] pathBytes, DirectoryHandles handles)
     {
         Prefix = prefix;
         PathBytes = pathBytes;
+        _handles = handles;
     }
+
+    /// <summary>An open handle on this directory for reads relative to it, or null (see <see cref="DirectoryHandles"/>).</summary>
+    public Microsoft.Win32.SafeHandles.SafeFileHandle? Directory => _directory ??= _handles.Find(this);
 
     /// <summary>The key prefix every key under this directory starts with.</summary>
     public byte[] Prefix { get; }
@@ -67,7 +73,7 @@ internal sealed class LayoutNode
         PathBytes.CopyTo(path, 0);
         path[PathBytes.Length] = (byte)System.IO.Path.DirectorySeparatorChar;
         Encoding.ASCII.GetBytes(KeyNames.ChildName(b), path.AsSpan(PathBytes.Length + 1));
-        var created = new LayoutNode([.. Prefix, b], path);
+        var created = new LayoutNode([.. Prefix, b], path, _handles);
         return Interlocked.CompareExchange(ref _children[b], created, null) ?? created;
     }
 

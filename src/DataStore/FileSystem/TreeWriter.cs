@@ -168,10 +168,9 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         state.EndChange();
     }
 
-    /// <summary>Removes empty child directories and stale temporary files.</summary>
+    /// <summary>Removes stale temporary files. Directories stay, even empty: readers keep handles on them (<see cref="DirectoryHandles"/>).</summary>
     public void Compact()
     {
-        RemoveEmpty(layout.Root);
         foreach (var stale in TreeWalker.Entries(_temporary, directories: false))
         {
             File.Delete(Path.Combine(_temporary, stale));
@@ -329,30 +328,6 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         node.MarkSplit();
         state.BumpLayout();
         File.Delete(pending);
-    }
-
-    private void RemoveEmpty(LayoutNode node)
-    {
-        if (!node.IsSplit)
-        {
-            return;
-        }
-
-        foreach (var directory in TreeWalker.Entries(node.Path, directories: true))
-        {
-            if (!KeyNames.TryParseChild(directory, out var b))
-            {
-                continue;
-            }
-
-            var child = node.Child(b);
-            RemoveEmpty(child);
-            if (!child.IsSplit && !Directory.EnumerateFileSystemEntries(child.Path).Any())
-            {
-                Directory.Delete(child.Path);
-                state.ForgetCount(child.Prefix);
-            }
-        }
     }
 
     private static int Count(LayoutNode node) => TreeWalker.Entries(node.Path, directories: false).Count;

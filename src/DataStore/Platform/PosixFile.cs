@@ -42,6 +42,51 @@ internal static unsafe partial class PosixFile
         }
     }
 
+    /// <summary>Opens a directory for use with <see cref="OpenReadAt"/> and <see cref="ExistsAt"/>; -1 when it does not exist.</summary>
+    public static int OpenDirectory(ReadOnlySpan<byte> pathZ) => OpenRead(pathZ);
+
+    /// <summary>Opens <paramref name="nameZ"/> in the directory <paramref name="directory"/> for reading; -1 when it does not exist.</summary>
+    public static int OpenReadAt(int directory, ReadOnlySpan<byte> nameZ)
+    {
+        fixed (byte* name = nameZ)
+        {
+            while (true)
+            {
+                var fd = OpenAt(directory, name, ReadOnlyCloseOnExec);
+                if (fd >= 0)
+                {
+                    return fd;
+                }
+
+                var errno = Marshal.GetLastPInvokeError();
+                if (errno is NoSuchFile or NotDirectory)
+                {
+                    return -1;
+                }
+
+                if (errno != Interrupted)
+                {
+                    throw Failure("openat", errno, nameZ);
+                }
+            }
+        }
+    }
+
+    /// <summary>True when <paramref name="nameZ"/> exists in the directory <paramref name="directory"/>.</summary>
+    public static bool ExistsAt(int directory, ReadOnlySpan<byte> nameZ)
+    {
+        fixed (byte* name = nameZ)
+        {
+            if (AccessAt(directory, name, 0, 0) == 0)
+            {
+                return true;
+            }
+
+            var errno = Marshal.GetLastPInvokeError();
+            return errno is NoSuchFile or NotDirectory ? false : throw Failure("faccessat", errno, nameZ);
+        }
+    }
+
     /// <summary>Reads from <paramref name="offset"/> until <paramref name="buffer"/> is full or the file ends; returns the bytes read.</summary>
     public static int ReadAt(int fd, Span<byte> buffer, long offset)
     {
@@ -116,6 +161,12 @@ internal static unsafe partial class PosixFile
 
     [LibraryImport("libc", EntryPoint = "open", SetLastError = true)]
     private static partial int Open(byte* path, int flags);
+
+    [LibraryImport("libc", EntryPoint = "openat", SetLastError = true)]
+    private static partial int OpenAt(int directory, byte* path, int flags);
+
+    [LibraryImport("libc", EntryPoint = "faccessat", SetLastError = true)]
+    private static partial int AccessAt(int directory, byte* path, int mode, int flags);
 
     [LibraryImport("libc", EntryPoint = "pread", SetLastError = true)]
     private static partial nint Pread(int fd, byte* buffer, nint count, long offset);
