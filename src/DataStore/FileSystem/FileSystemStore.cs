@@ -326,9 +326,18 @@ internal sealed class FileSystemStore : KeyValueStoreBase
         _locks.ExitWrite();
     }
 
+    /// <summary>
+    /// Checks the shared state and finishes a dead writer's work, if the write lock is free. When another process
+    /// holds it, that process opened the store in this boot (so the state is valid) and whoever writes next
+    /// finishes any unfinished change, so opening does not wait.
+    /// </summary>
     private void RecoverAtOpen()
     {
-        _locks.EnterWrite();
+        if (!_locks.TryEnterWrite())
+        {
+            return;
+        }
+
         try
         {
             _state.Validate();

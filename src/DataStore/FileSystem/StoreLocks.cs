@@ -38,6 +38,23 @@ internal sealed class StoreLocks(string directory, TimeSpan timeout) : IDisposab
         }
     }
 
+    /// <summary>Takes the exclusive lock only if no other holder has it or waits for it; false otherwise.</summary>
+    public bool TryEnterWrite()
+    {
+        if (!Monitor.TryEnter(_writerGate))
+        {
+            return false;
+        }
+
+        if (_writer.Enter(true, Environment.TickCount64))
+        {
+            return true;
+        }
+
+        Monitor.Exit(_writerGate);
+        return false;
+    }
+
     public void ExitWrite()
     {
         _writer.Exit();
