@@ -21,11 +21,20 @@ internal static class KeyFile
     [ThreadStatic]
     private static byte[]? t_buffer;
 
-    /// <summary>Writes a new file at <paramref name="path"/> holding <paramref name="key"/> and <paramref name="value"/>, flushed to disk when <paramref name="flush"/>.</summary>
-    public static void Write(string path, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool flush)
+    /// <summary>
+    /// Writes the file at <paramref name="path"/> holding <paramref name="key"/> and <paramref name="value"/>, flushed to
+    /// disk when <paramref name="flush"/>. With <paramref name="inPlace"/> an existing file is overwritten where it is
+    /// (not truncated first, which on ext4 would force its data out early) and cut to the new length.
+    /// </summary>
+    public static void Write(string path, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool flush, bool inPlace = false)
     {
-        using var handle = File.OpenHandle(path, FileMode.Create, FileAccess.Write, FileShare.ReadWrite | FileShare.Delete);
+        using var handle = File.OpenHandle(path, inPlace ? FileMode.OpenOrCreate : FileMode.Create, FileAccess.Write, FileShare.ReadWrite | FileShare.Delete);
         var total = HeaderSize + key.Length + value.Length;
+        if (inPlace && RandomAccess.GetLength(handle) > total)
+        {
+            RandomAccess.SetLength(handle, total);
+        }
+
         if (total <= LargeValue)
         {
             var staging = t_buffer is { Length: >= LargeValue } ? t_buffer : t_buffer = new byte[LargeValue];

@@ -20,7 +20,12 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
     private long _nextTemporary;
 
     /// <summary>Puts one key; returns the directory whose entry changed (for a durable sync).</summary>
-    public string Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool flush)
+    /// <remarks>
+    /// A single put writes a temporary file and renames it over the key's file, so a lock-free reader sees the old
+    /// file or the new one. A batch (<paramref name="inPlace"/>) writes the key's file where it is: its change counter
+    /// is odd, so readers retry rather than read a file being written, and a crash is repaired from its journal.
+    /// </remarks>
+    public string Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool flush, bool inPlace = false)
     {
         var node = LeafFor(key, out var depth);
         var rest = key[depth..];
@@ -32,6 +37,21 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
 
         Span<byte> name = stackalloc byte[KeyNames.MaxNameLength];
         var target = node.FilePathString(name[..KeyNames.Write(rest, slot, name)]);
+        if (inPlace)
+        {
+            try
+            {
+                KeyFile.Write(target, key, value, flush, inPlace: true);
+            }
+            catch (DirectoryNotFoundException)
+            {
+                EnsureDirectory(node.Path);
+                KeyFile.Write(target, key, value, flush, inPlace: true);
+            }
+
+            return node.Path;
+        }
+
         var temporary = NewTemporary();
         KeyFile.Write(temporary, key, value, flush);
         MoveInto(temporary, target, node);
@@ -137,6 +157,8 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
     /// <summary>Finishes whatever a dead writer left: a split, then a journaled batch; removes stale temporary files.</summary>
     public void Recover()
     {
+        // Readers in other processes must not read files the replay below rewrites in place.
+        state.BeginChange();
         var pending = Path.Combine(root, SplitPending);
         if (File.Exists(pending))
         {
@@ -182,7 +204,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         switch (kind)
         {
             case BatchEntryKind.Put:
-                touched.Add(Put(first, second, perFile));
+                touched.Add(Put(first, second, perFile, inPlace: true));
                 return 0;
             case BatchEntryKind.Delete:
                 if (Delete(first) is { } directory)
