@@ -39,20 +39,27 @@ def median(tables, method):
     return (statistics.median(values), values, next(t[method][1] for t in tables if method in t)) if values else None
 
 
-print("| operation | run means (μs) | median (μs) | allocated | / .NET baseline | / libc baseline |")
-print("|---|---|---:|---:|---:|---:|")
+print("| operation | mean per run (μs) | median (μs) | allocated | / .NET baseline, per run | median | / libc baseline, per run | median |")
+print("|---|---|---:|---:|---|---:|---|---:|")
 pairs = [("Get", "BaselineGet", "BaselineGetLibc"), ("GetIntoBufferWriter", "BaselineGet", "BaselineGetLibc"),
          ("HaveKey", "BaselineHaveKey", "BaselineHaveKeyLibc"), ("Put", "BaselinePut", None), ("Batch1000", None, None)]
+
+
+def ratios(method, baseline):
+    if baseline is None:
+        return "", ""
+    values = [c[method][0] / b[baseline][0] for c, b in zip(core, base) if method in c and baseline in b]
+    return ", ".join(f"{v:.2f}" for v in values), f"{statistics.median(values):.2f}x" if values else ""
+
+
 for method, dotnet, libc in pairs:
     mine = median(core, method)
     if mine is None:
         continue
-    cells = []
-    for baseline in (dotnet, libc):
-        other = median(base, baseline) if baseline else None
-        cells.append(f"{mine[0] / other[0]:.2f}x" if other else "")
-    print(f"| FileSystem {method} | {', '.join(f'{v:.2f}' for v in mine[1])} | {mine[0]:.2f} | {mine[2]} | {cells[0]} | {cells[1]} |")
+    d, dm = ratios(method, dotnet)
+    l, lm = ratios(method, libc)
+    print(f"| FileSystem {method} | {', '.join(f'{v:.2f}' for v in mine[1])} | {mine[0]:.2f} | {mine[2]} | {d} | {dm} | {l} | {lm} |")
 for method in ["BaselineGet", "BaselineGetLibc", "BaselineHaveKey", "BaselineHaveKeyLibc", "BaselinePut"]:
     other = median(base, method)
     if other:
-        print(f"| {method} | {', '.join(f'{v:.2f}' for v in other[1])} | {other[0]:.2f} | {other[2]} | | |")
+        print(f"| {method} | {', '.join(f'{v:.2f}' for v in other[1])} | {other[0]:.2f} | {other[2]} | | | | |")
