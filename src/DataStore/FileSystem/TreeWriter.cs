@@ -12,11 +12,13 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
 {
     /// <summary>Batches with at most this many puts flush each file; larger ones sync the whole file system once.</summary>
     private const int PerFileSyncLimit = 32;
-    private const string SplitPending = "split.pending";
 
     private readonly string _temporary = Path.Combine(root, "tmp");
     private readonly string _journal = Path.Combine(root, BatchJournal.FileName);
     private readonly HashSet<string> _newParents = [];
+    private LeafSplitter? _splitterInstance;
+
+    private LeafSplitter Splitter => _splitterInstance ??= new LeafSplitter(root, state, NewTemporary, EnsureDirectory);
     private long _nextTemporary;
 
     /// <summary>Puts one key; returns the directory whose entry changed (for a durable sync).</summary>
@@ -159,10 +161,10 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
     {
         // Readers in other processes must not read files the replay below rewrites in place.
         state.BeginChange();
-        var pending = Path.Combine(root, SplitPending);
+        var pending = Path.Combine(root, LeafSplitter.PendingFile);
         if (File.Exists(pending))
         {
-            SplitNode(layout.NodeOf(File.ReadAllBytes(pending)));
+            Splitter.Split(layout.NodeOf(File.ReadAllBytes(pending)));
         }
 
         if (File.Exists(_journal))
@@ -267,7 +269,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
                 estimate = Count(node);
                 if (estimate >= maxEntries / 2)
                 {
-                    SplitNode(node);
+                    Splitter.Split(node);
                     continue;
                 }
             }
@@ -277,82 +279,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         }
     }
 
-    /// <summary>Moves every key file of a leaf into one child directory per next key byte; finishes a split a crash interrupted.</summary>
-    private void SplitNode(LayoutNode node)
-    {
-        state.BeginChange();
-        var pending = Path.Combine(root, SplitPending);
-        if (!File.Exists(pending))
-        {
-            var temporary = NewTemporary();
-            using (var file = new FileStream(temporary, FileMode.Create, FileAccess.Write))
-            {
-                file.Write(node.Prefix);
-                file.Flush(flushToDisk: true);
-            }
-
-            File.Move(temporary, pending, overwrite: true);
-            DirectorySync.Sync(root);
-        }
-
-        var depth = node.Prefix.Length;
-        var rest = new List<byte>();
-        var children = new SortedSet<byte>();
-        Span<byte> name = stackalloc byte[KeyNames.MaxNameLength];
-        foreach (var entry in TreeWalker.Entries(node.Path, directories: false))
-        {
-            var source = Path.Combine(node.Path, entry);
-            byte[] key;
-            switch (KeyNames.Classify(entry, rest))
-            {
-                case NameKind.Plain when rest.Count > 0:
-                    key = [.. node.Prefix, .. rest];
-                    break;
-                case NameKind.Hashed:
-                    var path = Encoding.UTF8.GetBytes(source + "\0");
-                    if (KeyFile.Read(path, false, out var stored, out _) != ReadStatus.Found)
-                    {
-                        File.Delete(source);
-                        continue;
-                    }
-
-                    key = stored.ToArray();
-                    break;
-                default:
-                    continue;
-            }
-
-            var child = node.Child(key[depth]);
-            EnsureDirectory(child.Path);
-            var childRest = key.AsSpan(depth + 1);
-            var slot = 0;
-            if (KeyNames.IsHashed(childRest))
-            {
-                KeyLookup.FindIn(child, key, childRest, KeyLookup.Mode.KeyOnly, out _, out slot);
-            }
-
-            File.Move(source, child.FilePathString(name[..KeyNames.Write(childRest, slot, name)]), overwrite: true);
-            children.Add(key[depth]);
-        }
-
-        var marker = Path.Combine(node.Path, KeyNames.SplitMarker);
-        EnsureDirectory(node.Path);
-        File.WriteAllBytes(marker, []);
-        foreach (var b in children)
-        {
-            var child = node.Child(b);
-            state.SetCount(child.Prefix, Count(child));
-        }
-
-        // The moves, the new directories and the marker must be on disk before the pending record goes.
-        FileSystemSync.Sync(root);
-        state.ForgetCount(node.Prefix);
-        node.MarkSplit();
-        state.BumpLayout();
-        File.Delete(pending);
-    }
-
-    private static int Count(LayoutNode node) => TreeWalker.Entries(node.Path, directories: false).Count;
+    private static int Count(LayoutNode node) => LeafSplitter.Count(node);
 
     private void MoveInto(string temporary, string target, LayoutNode node)
     {

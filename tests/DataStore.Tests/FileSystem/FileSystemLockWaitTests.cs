@@ -20,6 +20,8 @@ public sealed class FileSystemLockWaitTests : IDisposable
         store.Put("a"u8, "1"u8);
         store.Write(new WriteBatch().RequireAbsent("b"u8).Put("b"u8, "2"u8));
 
+        // The holder prints RELEASED just after unlocking, so the write may return first: wait for it to finish.
+        Assert.Equal(0, holder.WaitForExit(TimeSpan.FromSeconds(30)));
         Assert.NotNull(holder.LastLine("RELEASED"));
         StoreAssert.Holds(store, "a"u8.ToArray(), "1"u8.ToArray());
         StoreAssert.Holds(store, "b"u8.ToArray(), "2"u8.ToArray());
