@@ -15,7 +15,7 @@ public enum StoreBackend
     /// <summary>LMDB (not available in this version).</summary>
     Lmdb = 3,
 
-    /// <summary>Plain files, one per key (not available in this version).</summary>
+    /// <summary>Plain files, one per key, in directories ordered by key bytes; shared across processes through file locks.</summary>
     FileSystem = 4,
 
     /// <summary>LiteDB (not available in this version).</summary>

@@ -35,6 +35,7 @@ internal static class Commands
             "put" => Put(store, rest[0], rest[1]),
             "hold-open" => HoldOpen(store, int.Parse(rest[0])),
             "hold-sqlite-write-lock" => SqliteWriteLock.Hold(store.Path, int.Parse(rest[0])),
+            "hold-filesystem-write-lock" => FileSystemWriteLock.Hold(store.Path, int.Parse(rest[0])),
             _ => Unknown(args[0]),
         };
     }

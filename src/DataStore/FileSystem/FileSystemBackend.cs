@@ -3,13 +3,13 @@ using Microsoft.Extensions.Logging;
 
 namespace DataStore.FileSystem;
 
-/// <summary>Opens FileSystem stores (not built yet: unavailable).</summary>
+/// <summary>Opens FileSystem stores; always available (it needs nothing beyond the file system).</summary>
 internal sealed class FileSystemBackend : IBackendFactory
 {
     public static readonly FileSystemBackend Instance = new();
 
-    public bool IsAvailable => false;
+    public bool IsAvailable => true;
 
     public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger) =>
-        throw new NotSupportedException("The FileSystem backend is not built yet.");
+        FileSystemStore.Open(directory, durability, options, logger);
 }

@@ -1,0 +1,388 @@
+using System.Buffers;
+using DataStore.Platform;
+using Microsoft.Extensions.Logging;
+
+namespace DataStore.FileSystem;
+
+/// <summary>
+/// Plain files, one per key, in a tree of directories ordered by key bytes (ADR 0008). Point reads take no lock:
+/// they check the shared change counter before and after, and retry (finally under the shared lock) when a
+/// multi-step change overlapped them. Writes hold the exclusive cross-process lock; batches go through a journal.
+/// Scans read their whole result under the shared lock when they open, so each is a snapshot.
+/// </summary>
+internal sealed class FileSystemStore : KeyValueStoreBase
+{
+    /// <summary>The most entries a directory holds unless a test lowers it.</summary>
+    public const int DefaultMaxEntries = 4096;
+
+    private const StoreCapabilities FileSystemCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SharedAcrossProcesses |
+        StoreCapabilities.SnapshotScans | StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction;
+
+    private readonly string _directory;
+    private readonly Durability _durability;
+    private readonly SharedState _state;
+    private readonly Layout _layout;
+    private readonly StoreLocks _locks;
+    private readonly TreeWriter _writer;
+    private readonly DirectorySyncGroup _directorySync = new();
+    private readonly DirectoryHandles _handles = new();
+    private readonly Timer? _backgroundSync;
+    private readonly ILogger _logger;
+    private int _dirty;
+
+    private FileSystemStore(string directory, Durability durability, DataStoreOptions options, ILogger logger, SharedState state, StoreLocks locks, int maxEntries)
+    {
+        _directory = directory;
+        _durability = durability;
+        _logger = logger;
+        _state = state;
+        _locks = locks;
+        _layout = new Layout(System.IO.Path.Combine(directory, "data"), state, _handles);
+        _writer = new TreeWriter(directory, _layout, state, maxEntries);
+        if (durability == Durability.Relaxed)
+        {
+            _backgroundSync = new Timer(_ => SyncInBackground(), null, options.SyncInterval, options.SyncInterval);
+        }
+    }
+
+    public override string Path => _directory;
+
+    public override StoreBackend Backend => StoreBackend.FileSystem;
+
+    public override StoreCapabilities Capabilities => FileSystemCapabilities;
+
+    public override Durability Durability => _durability;
+
+    /// <summary>Opens the store in <paramref name="directory"/>, finishing whatever a crashed writer left.</summary>
+    public static FileSystemStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, int maxEntries = DefaultMaxEntries)
+    {
+        SharedState? state = null;
+        StoreLocks? locks = null;
+        try
+        {
+            Directory.CreateDirectory(System.IO.Path.Combine(directory, "data"));
+            Directory.CreateDirectory(System.IO.Path.Combine(directory, "tmp"));
+            locks = new StoreLocks(directory, options.Timeout);
+            state = SharedState.Open(System.IO.Path.Combine(directory, "state"));
+            var store = new FileSystemStore(directory, durability, options, logger, state, locks, maxEntries);
+            store.RecoverAtOpen();
+            return store;
+        }
+        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        {
+            locks?.Dispose();
+            state?.Dispose();
+            throw FileSystemErrors.Wrap(directory, "opening the store", e);
+        }
+    }
+
+    protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
+    {
+        if (Find(key, KeyLookup.Mode.Value, out var value) != ReadStatus.Found)
+        {
+            return false;
+        }
+
+        destination.Write(value);
+        return true;
+    }
+
+    protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
+    {
+        if (Find(key, KeyLookup.Mode.Value, out var value) != ReadStatus.Found)
+        {
+            return -1;
+        }
+
+        if (value.Length <= destination.Length)
+        {
+            value.CopyTo(destination);
+        }
+
+        return value.Length;
+    }
+
+    protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Find(key, KeyLookup.Mode.Exists, out _) == ReadStatus.Found;
+
+    protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        string directory;
+        string[] parents;
+        EnterWrite();
+        try
+        {
+            directory = _writer.Put(key, value, flush: _durability == Durability.Durable);
+            parents = _writer.TakeNewParents();
+            _state.EndChange();
+        }
+        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        {
+            throw FileSystemErrors.Wrap(_directory, "Put", e);
+        }
+        finally
+        {
+            _locks.ExitWrite();
+        }
+
+        foreach (var parent in parents)
+        {
+            AfterWrite(parent);
+        }
+
+        AfterWrite(directory);
+    }
+
+    protected override void DeleteCore(ReadOnlySpan<byte> key)
+    {
+        string? directory;
+        EnterWrite();
+        try
+        {
+            directory = _writer.Delete(key);
+            _state.EndChange();
+        }
+        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        {
+            throw FileSystemErrors.Wrap(_directory, "Delete", e);
+        }
+        finally
+        {
+            _locks.ExitWrite();
+        }
+
+        if (directory is not null)
+        {
+            AfterWrite(directory);
+        }
+    }
+
+    protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end) =>
+        Commit(new WriteBatch().DeleteRange(start, end), out var removed) < 0 ? removed : 0;
+
+    protected override IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly)
+    {
+        var snapshot = new ScanBuffer();
+        var from = start.ToArray();
+        var to = end.ToArray();
+        while (true)
+        {
+            var pair = _locks.EnterRead();
+            try
+            {
+                if ((_state.Changes & 1) == 0)
+                {
+                    TreeWalker.Walk(_layout.Root, from, to, keysOnly, snapshot.Add);
+                    return new FileSystemCursor(snapshot);
+                }
+            }
+            catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+            {
+                throw FileSystemErrors.Wrap(_directory, "scanning", e);
+            }
+            finally
+            {
+                _locks.ExitRead(pair);
+            }
+
+            RecoverNow();
+        }
+    }
+
+    protected override int WriteCore(WriteBatch batch) => Commit(batch, out _);
+
+    protected override void CompactCore()
+    {
+        EnterWrite();
+        try
+        {
+            _writer.Compact();
+        }
+        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        {
+            throw FileSystemErrors.Wrap(_directory, "Compact", e);
+        }
+        finally
+        {
+            _locks.ExitWrite();
+        }
+    }
+
+    protected override void Dispose(bool disposing)
+    {
+        if (_backgroundSync is not null)
+        {
+            using var stopped = new ManualResetEvent(false);
+            if (_backgroundSync.Dispose(stopped))
+            {
+                stopped.WaitOne();
+            }
+
+            SyncInBackground();
+        }
+
+        _locks.Dispose();
+        _handles.Dispose();
+        _state.Dispose();
+    }
+
+    private int Commit(WriteBatch batch, out long removed)
+    {
+        removed = 0;
+        EnterWrite();
+        try
+        {
+            var failed = _writer.FailedPrecondition(batch);
+            if (failed >= 0 || batch.OperationCount == 0)
+            {
+                return failed;
+            }
+
+            removed = _writer.Apply(batch);
+            return -1;
+        }
+        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        {
+            throw new DataStoreException(StoreFailure.Io, _directory, StoreBackend.FileSystem,
+                $"the batch failed while it was applied ({e.Message}); its journal stays, and the next operation on the store completes it once the cause is fixed.", e);
+        }
+        finally
+        {
+            _locks.ExitWrite();
+        }
+    }
+
+    /// <summary>Reads <paramref name="key"/> without a lock, retrying when a multi-step change overlapped the read; finally under the shared lock.</summary>
+    private ReadStatus Find(ReadOnlySpan<byte> key, KeyLookup.Mode mode, out ReadOnlySpan<byte> value)
+    {
+        try
+        {
+            for (var attempt = 0; attempt < 3; attempt++)
+            {
+                var before = _state.Changes;
+                if ((before & 1) == 0)
+                {
+                    var status = KeyLookup.Find(_layout, key, mode, out value);
+                    if (_state.Changes == before)
+                    {
+                        return status;
+                    }
+                }
+
+                Thread.Yield();
+            }
+
+            while (true)
+            {
+                var pair = _locks.EnterRead();
+                try
+                {
+                    if ((_state.Changes & 1) == 0)
+                    {
+                        return KeyLookup.Find(_layout, key, mode, out value);
+                    }
+                }
+                finally
+                {
+                    _locks.ExitRead(pair);
+                }
+
+                RecoverNow();
+            }
+        }
+        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        {
+            throw FileSystemErrors.Wrap(_directory, "reading", e);
+        }
+    }
+
+    private void EnterWrite()
+    {
+        _locks.EnterWrite();
+        try
+        {
+            ThrowIfDisposed();
+            if ((_state.Changes & 1) != 0)
+            {
+                _logger.LogWarning("Completing a change that a writer of the FileSystem store at {Path} left unfinished", _directory);
+                _writer.Recover();
+            }
+        }
+        catch (Exception e)
+        {
+            _locks.ExitWrite();
+            if (FileSystemErrors.IsFileSystemError(e))
+            {
+                throw FileSystemErrors.Wrap(_directory, "completing an unfinished change", e);
+            }
+
+            throw;
+        }
+    }
+
+    /// <summary>Takes the write lock, which completes any unfinished change, and lets it go.</summary>
+    private void RecoverNow()
+    {
+        EnterWrite();
+        _locks.ExitWrite();
+    }
+
+    /// <summary>
+    /// Checks the shared state and finishes a dead writer's work, if the write lock is free. When another process
+    /// holds it, that process opened the store in this boot (so the state is valid) and whoever writes next
+    /// finishes any unfinished change, so opening does not wait.
+    /// </summary>
+    private void RecoverAtOpen()
+    {
+        if (!_locks.TryEnterWrite())
+        {
+            return;
+        }
+
+        try
+        {
+            _state.Validate();
+            _writer.Recover();
+        }
+        finally
+        {
+            _locks.ExitWrite();
+        }
+    }
+
+    private void AfterWrite(string directory)
+    {
+        if (_durability == Durability.Relaxed)
+        {
+            Volatile.Write(ref _dirty, 1);
+            return;
+        }
+
+        try
+        {
+            _directorySync.Sync(directory);
+        }
+        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        {
+            throw new DataStoreException(StoreFailure.Io, _directory, StoreBackend.FileSystem,
+                $"the write was made but syncing it to disk failed ({e.Message}); it survives a crash of this process but may not survive a power loss.", e);
+        }
+    }
+
+    private void SyncInBackground()
+    {
+        if (Interlocked.Exchange(ref _dirty, 0) == 0)
+        {
+            return;
+        }
+
+        try
+        {
+            FileSystemSync.Sync(_directory);
+        }
+        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        {
+            Volatile.Write(ref _dirty, 1);
+            _logger.LogWarning(e, "Background sync of the FileSystem store at {Path} failed; will retry", _directory);
+        }
+    }
+}

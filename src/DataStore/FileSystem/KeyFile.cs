@@ -1,0 +1,218 @@
+using System.Buffers.Binary;
+using System.Numerics;
+using System.Runtime.InteropServices;
+using DataStore.Platform;
+using Microsoft.Win32.SafeHandles;
+
+namespace DataStore.FileSystem;
+
+/// <summary>
+/// One key's file: a 24-byte header (magic <c>DSK1</c>, key length, value length, CRC-32C of key and value), the
+/// whole key, then the value. A file that is short, has another magic or fails its checksum is damaged (a power
+/// loss can leave a Relaxed write's file so) and reads as absent.
+/// </summary>
+internal static class KeyFile
+{
+    public const int HeaderSize = 24;
+    private const uint Magic = 0x314B5344; // "DSK1"
+    private const int SmallRead = 4096;
+    private const int LargeValue = 1 << 16;
+
+    [ThreadStatic]
+    private static byte[]? t_buffer;
+
+    /// <summary>
+    /// Writes the file at <paramref name="path"/> holding <paramref name="key"/> and <paramref name="value"/>, flushed to
+    /// disk when <paramref name="flush"/>. With <paramref name="inPlace"/> an existing file is overwritten where it is
+    /// (not truncated first, which on ext4 would force its data out early) and cut to the new length.
+    /// </summary>
+    public static void Write(string path, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool flush, bool inPlace = false)
+    {
+        using var handle = File.OpenHandle(path, inPlace ? FileMode.OpenOrCreate : FileMode.Create, FileAccess.Write, FileShare.ReadWrite | FileShare.Delete);
+        var total = HeaderSize + key.Length + value.Length;
+        if (inPlace && RandomAccess.GetLength(handle) > total)
+        {
+            RandomAccess.SetLength(handle, total);
+        }
+
+        if (total <= LargeValue)
+        {
+            var staging = t_buffer is { Length: >= LargeValue } ? t_buffer : t_buffer = new byte[LargeValue];
+            var whole = staging.AsSpan(0, total);
+            WriteHeader(whole, key, value);
+            key.CopyTo(whole[HeaderSize..]);
+            value.CopyTo(whole[(HeaderSize + key.Length)..]);
+            RandomAccess.Write(handle, whole, 0);
+        }
+        else
+        {
+            Span<byte> header = stackalloc byte[HeaderSize];
+            WriteHeader(header, key, value);
+            RandomAccess.Write(handle, header, 0);
+            RandomAccess.Write(handle, key, HeaderSize);
+            RandomAccess.Write(handle, value, HeaderSize + key.Length);
+        }
+
+        if (flush)
+        {
+            RandomAccess.FlushToDisk(handle);
+        }
+    }
+
+    /// <summary>
+    /// Reads the file at <paramref name="pathZ"/> (NUL-terminated UTF-8). On <see cref="ReadStatus.Found"/> the
+    /// spans point into a per-thread buffer valid until this thread's next read; <paramref name="value"/> is
+    /// empty unless <paramref name="withValue"/>.
+    /// </summary>
+    public static ReadStatus Read(scoped ReadOnlySpan<byte> pathZ, bool withValue, out ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
+    {
+        key = default;
+        value = default;
+        if (OperatingSystem.IsWindows())
+        {
+            return ReadPortable(pathZ, withValue, out key, out value);
+        }
+
+        var fd = PosixFile.OpenRead(pathZ);
+        return fd < 0 ? ReadStatus.Missing : ReadAndClose(fd, withValue, out key, out value);
+    }
+
+    /// <summary>Reads the open key file <paramref name="fd"/> as <see cref="Read"/> does, and closes it.</summary>
+    public static ReadStatus ReadAndClose(int fd, bool withValue, out ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
+    {
+        key = default;
+        value = default;
+        try
+        {
+            var buffer = t_buffer is { Length: >= LargeValue } ? t_buffer : t_buffer = new byte[LargeValue];
+            var read = PosixFile.ReadAt(fd, buffer.AsSpan(0, SmallRead), 0);
+            if (!TryParseHeader(buffer.AsSpan(0, read), out var keyLength, out var valueLength, out var checksum))
+            {
+                return ReadStatus.Damaged;
+            }
+
+            var wanted = HeaderSize + (long)keyLength + (withValue ? valueLength : 0);
+            if (wanted > read)
+            {
+                if (wanted > int.MaxValue)
+                {
+                    return ReadStatus.Damaged;
+                }
+
+                if (wanted > buffer.Length)
+                {
+                    var large = GC.AllocateUninitializedArray<byte>((int)wanted);
+                    buffer.AsSpan(0, read).CopyTo(large);
+                    buffer = large;
+                }
+
+                read += PosixFile.ReadAt(fd, buffer.AsSpan(read, (int)wanted - read), read);
+                if (read < wanted)
+                {
+                    return ReadStatus.Damaged;
+                }
+            }
+
+            return Parse(buffer, keyLength, valueLength, checksum, withValue, out key, out value);
+        }
+        finally
+        {
+            PosixFile.CloseFile(fd);
+        }
+    }
+
+    private static ReadStatus ReadPortable(scoped ReadOnlySpan<byte> pathZ, bool withValue, out ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
+    {
+        key = default;
+        value = default;
+        var path = System.Text.Encoding.UTF8.GetString(pathZ[..^1]);
+        SafeFileHandle handle;
+        try
+        {
+            handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        }
+        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
+        {
+            return ReadStatus.Missing;
+        }
+
+        using (handle)
+        {
+            var length = RandomAccess.GetLength(handle);
+            if (length > int.MaxValue)
+            {
+                return ReadStatus.Damaged;
+            }
+
+            var buffer = GC.AllocateUninitializedArray<byte>((int)length);
+            var read = RandomAccess.Read(handle, buffer, 0);
+            if (!TryParseHeader(buffer.AsSpan(0, read), out var keyLength, out var valueLength, out var checksum) ||
+                HeaderSize + keyLength + valueLength > read)
+            {
+                return ReadStatus.Damaged;
+            }
+
+            return Parse(buffer, keyLength, valueLength, checksum, withValue, out key, out value);
+        }
+    }
+
+    private static ReadStatus Parse(byte[] buffer, int keyLength, long valueLength, uint checksum, bool withValue,
+        out ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
+    {
+        key = buffer.AsSpan(HeaderSize, keyLength);
+        value = withValue ? buffer.AsSpan(HeaderSize + keyLength, (int)valueLength) : default;
+        if (withValue && Checksum(key, value) != checksum)
+        {
+            key = default;
+            value = default;
+            return ReadStatus.Damaged;
+        }
+
+        return ReadStatus.Found;
+    }
+
+    private static void WriteHeader(Span<byte> header, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        BinaryPrimitives.WriteUInt32LittleEndian(header, Magic);
+        BinaryPrimitives.WriteInt32LittleEndian(header[4..], key.Length);
+        BinaryPrimitives.WriteInt64LittleEndian(header[8..], value.Length);
+        BinaryPrimitives.WriteUInt32LittleEndian(header[16..], Checksum(key, value));
+        BinaryPrimitives.WriteUInt32LittleEndian(header[20..], 0);
+    }
+
+    private static bool TryParseHeader(ReadOnlySpan<byte> data, out int keyLength, out long valueLength, out uint checksum)
+    {
+        keyLength = 0;
+        valueLength = 0;
+        checksum = 0;
+        if (data.Length < HeaderSize || BinaryPrimitives.ReadUInt32LittleEndian(data) != Magic)
+        {
+            return false;
+        }
+
+        keyLength = BinaryPrimitives.ReadInt32LittleEndian(data[4..]);
+        valueLength = BinaryPrimitives.ReadInt64LittleEndian(data[8..]);
+        checksum = BinaryPrimitives.ReadUInt32LittleEndian(data[16..]);
+        return keyLength > 0 && valueLength >= 0 && valueLength <= int.MaxValue;
+    }
+
+    /// <summary>CRC-32C of the key followed by the value.</summary>
+    public static uint Checksum(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => ~Crc(Crc(uint.MaxValue, key), value);
+
+    /// <summary>Continues a CRC-32C over <paramref name="data"/> (start from <see cref="uint.MaxValue"/>, finish with <c>~</c>).</summary>
+    public static uint Crc(uint crc, ReadOnlySpan<byte> data)
+    {
+        var words = MemoryMarshal.Cast<byte, ulong>(data);
+        foreach (var word in words)
+        {
+            crc = BitOperations.Crc32C(crc, BitConverter.IsLittleEndian ? word : BinaryPrimitives.ReverseEndianness(word));
+        }
+
+        foreach (var b in data[(words.Length * 8)..])
+        {
+            crc = BitOperations.Crc32C(crc, b);
+        }
+
+        return crc;
+    }
+}

@@ -1,0 +1,131 @@
+using System.Text;
+
+namespace DataStore.FileSystem;
+
+/// <summary>
+/// Reads every key in [start, end) in key order, visiting only directories whose prefix can hold such a key.
+/// Call holding the store's shared or exclusive lock.
+/// </summary>
+internal static class TreeWalker
+{
+    /// <summary>How many directories this thread has listed (tests check that scans stay inside their prefix).</summary>
+    [ThreadStatic]
+    internal static int DirectoriesListed;
+
+    /// <summary>Calls <paramref name="visit"/> with each key (and value unless <paramref name="keysOnly"/>) in [start, end), ascending.</summary>
+    public static void Walk(LayoutNode node, byte[] start, byte[] end, bool keysOnly, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit)
+    {
+        if (node.IsSplit)
+        {
+            WalkSplit(node, start, end, keysOnly, visit);
+        }
+        else
+        {
+            WalkLeaf(node, start, end, keysOnly, visit);
+        }
+    }
+
+    private static void WalkSplit(LayoutNode node, byte[] start, byte[] end, bool keysOnly, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit)
+    {
+        if (node.Prefix.Length > 0 && InRange(node.Prefix, start, end) &&
+            Read(node, "k", keysOnly, out var own) == ReadStatus.Found && own.Key.AsSpan().SequenceEqual(node.Prefix))
+        {
+            visit(own.Key, own.Value);
+        }
+
+        var children = new List<byte>();
+        foreach (var directory in Entries(node.Path, directories: true))
+        {
+            if (KeyNames.TryParseChild(directory, out var b) && ChildMayHold([.. node.Prefix, b], start, end))
+            {
+                children.Add(b);
+            }
+        }
+
+        children.Sort();
+        foreach (var b in children)
+        {
+            Walk(node.Child(b), start, end, keysOnly, visit);
+        }
+    }
+
+    private static void WalkLeaf(LayoutNode node, byte[] start, byte[] end, bool keysOnly, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit)
+    {
+        var rest = new List<byte>();
+        var found = new List<(byte[] Key, string Name, byte[]? Value)>();
+        foreach (var name in Entries(node.Path, directories: false))
+        {
+            switch (KeyNames.Classify(name, rest))
+            {
+                case NameKind.Plain:
+                    byte[] key = [.. node.Prefix, .. rest];
+                    if (InRange(key, start, end))
+                    {
+                        found.Add((key, name, null));
+                    }
+
+                    break;
+                case NameKind.Hashed:
+                    if (Read(node, name, keysOnly, out var pair) == ReadStatus.Found && InRange(pair.Key, start, end))
+                    {
+                        found.Add((pair.Key, name, pair.Value));
+                    }
+
+                    break;
+            }
+        }
+
+        found.Sort((x, y) => x.Key.AsSpan().SequenceCompareTo(y.Key));
+        foreach (var (key, name, value) in found)
+        {
+            if (value is not null || keysOnly)
+            {
+                visit(key, value ?? []);
+            }
+            else if (Read(node, name, keysOnly: false, out var pair) == ReadStatus.Found && pair.Key.AsSpan().SequenceEqual(key))
+            {
+                visit(key, pair.Value);
+            }
+        }
+    }
+
+    /// <summary>The names of the files (or directories) in <paramref name="path"/>; none when it does not exist.</summary>
+    public static List<string> Entries(string path, bool directories)
+    {
+        DirectoriesListed++;
+        try
+        {
+            var info = new DirectoryInfo(path);
+            return directories
+                ? info.EnumerateDirectories().Select(d => d.Name).ToList()
+                : info.EnumerateFiles().Select(f => f.Name).ToList();
+        }
+        catch (DirectoryNotFoundException)
+        {
+            return [];
+        }
+    }
+
+    private static ReadStatus Read(LayoutNode node, string name, bool keysOnly, out (byte[] Key, byte[] Value) pair)
+    {
+        var nameBytes = Encoding.ASCII.GetBytes(name);
+        var path = new byte[node.PathBytes.Length + nameBytes.Length + 2];
+        node.FilePath(nameBytes, path);
+        var status = KeyFile.Read(path, !keysOnly, out var key, out var value);
+        pair = status == ReadStatus.Found ? (key.ToArray(), keysOnly ? [] : value.ToArray()) : ([], []);
+        return status;
+    }
+
+    public static bool InRange(ReadOnlySpan<byte> key, ReadOnlySpan<byte> start, ReadOnlySpan<byte> end) =>
+        key.SequenceCompareTo(start) >= 0 && (end.IsEmpty || key.SequenceCompareTo(end) < 0);
+
+    private static bool ChildMayHold(byte[] prefix, byte[] start, byte[] end)
+    {
+        if (end.Length > 0 && prefix.AsSpan().SequenceCompareTo(end) >= 0)
+        {
+            return false;
+        }
+
+        return start.Length == 0 || !KeyOrder.TryGetPrefixEnd(prefix, out var after) || after.AsSpan().SequenceCompareTo(start) > 0;
+    }
+}
