@@ -12,7 +12,7 @@ public enum StoreBackend
     /// <summary>RocksDB (not available in this version).</summary>
     RocksDb = 2,
 
-    /// <summary>LMDB (not available in this version).</summary>
+    /// <summary>LMDB (the LightningDB package's native library): fastest reads; the map grows by itself and keys may be longer than LMDB's 511 bytes.</summary>
     Lmdb = 3,
 
     /// <summary>Plain files, one per key (not available in this version).</summary>
