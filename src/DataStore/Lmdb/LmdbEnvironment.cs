@@ -48,6 +48,9 @@ internal sealed partial class LmdbEnvironment
 
     public uint Dbi { get; private set; }
 
+    /// <summary>The native environment handle (for tests that write raw pairs).</summary>
+    internal nint RawHandle => _env;
+
     /// <summary>Keeps the map still while threads read through it.</summary>
     public LmdbMapGate Gate { get; } = new();
 

@@ -42,6 +42,9 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
     /// <summary>The environment's current map size in bytes (for tests and diagnostics).</summary>
     internal long MapSize => _env.MapSize;
 
+    /// <summary>The shared environment (for tests).</summary>
+    internal LmdbEnvironment Environment => _env;
+
     public static LmdbStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, long initialMapSize)
     {
         var errors = new LmdbErrors(directory, options.Timeout);
