@@ -3,13 +3,14 @@ using Microsoft.Extensions.Logging;
 
 namespace DataStore.Lmdb;
 
-/// <summary>Opens LMDB stores; available when the LMDB native library (shipped by the LightningDB package) loads.</summary>
+/// <summary>Opens LMDB stores; available when an LMDB native library loads (the LightningDB package's, else the system's: <see cref="LmdbLibrary"/>).</summary>
 internal sealed class LmdbBackend : IBackendFactory
 {
     public static readonly LmdbBackend Instance = new();
 
     private static readonly Lazy<bool> NativeLoads = new(() =>
     {
+        LmdbLibrary.InstallResolver();
         try
         {
             _ = LmdbNative.VersionString();

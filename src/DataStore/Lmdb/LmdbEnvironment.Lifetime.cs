@@ -53,12 +53,19 @@ internal sealed partial class LmdbEnvironment
     private unsafe void OpenHandle(LmdbErrors errors, long initialMapSize)
     {
         var exists = File.Exists(_dataFile) && new FileInfo(_dataFile).Length > 0;
+        StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
+        {
+            LmdbLibrary.CheckFormat(Directory, exists);
+            return 0;
+        });
         errors.Check(LmdbNative.EnvCreate(out var env), "creating the LMDB environment");
         try
         {
             errors.Check(LmdbNative.EnvSetMaxReaders(env, MaxReaders), "setting the reader table size");
             errors.Check(LmdbNative.EnvSetMapSize(env, exists ? 0 : (nuint)initialMapSize), "setting the map size");
-            errors.Check(LmdbNative.EnvOpen(env, _dataFile, LmdbNative.NoSubDir | LmdbNative.NoTls, Convert.ToInt32("664", 8)), "opening the LMDB environment");
+            // MDB_NOSYNC: no commit syncs by itself; LmdbSyncGroup syncs (durable writers before returning, Relaxed stores
+            // in the background). LMDB 0.9 ignores NOSYNC as a per-transaction flag, so it is set on the environment.
+            errors.Check(LmdbNative.EnvOpen(env, _dataFile, LmdbNative.NoSubDir | LmdbNative.NoTls | LmdbNative.NoSync, Convert.ToInt32("664", 8)), "opening the LMDB environment");
             errors.Check(LmdbNative.TxnBegin(env, 0, LmdbNative.ReadOnly, out var txn), "opening the database");
             try
             {

@@ -54,7 +54,7 @@ internal sealed partial class LmdbEnvironment
         var env = Handle(errors);
         while (true)
         {
-            var rc = LmdbNative.TxnBegin(env, 0, LmdbNative.NoSync, out var txn);
+            var rc = LmdbNative.TxnBegin(env, 0, 0, out var txn);
             if (rc == LmdbNative.MapResized)
             {
                 ResizeLocked(0, errors);
