@@ -63,8 +63,8 @@ internal sealed partial class LmdbEnvironment
         {
             errors.Check(LmdbNative.EnvSetMaxReaders(env, MaxReaders), "setting the reader table size");
             errors.Check(LmdbNative.EnvSetMapSize(env, exists ? 0 : (nuint)initialMapSize), "setting the map size");
-            // MDB_NOSYNC: no commit syncs by itself; LmdbSyncGroup syncs (durable writers before returning, Relaxed stores
-            // in the background). LMDB 0.9 ignores NOSYNC as a per-transaction flag, so it is set on the environment.
+            // MDB_NOSYNC until a durable write switches to MDB_NOMETASYNC (SyncMode); LMDB 0.9 ignores both as
+            // per-transaction flags, so they are set on the environment, under the writer lock.
             errors.Check(LmdbNative.EnvOpen(env, _dataFile, LmdbNative.NoSubDir | LmdbNative.NoTls | LmdbNative.NoSync, Convert.ToInt32("664", 8)), "opening the LMDB environment");
             errors.Check(LmdbNative.TxnBegin(env, 0, LmdbNative.ReadOnly, out var txn), "opening the database");
             try
@@ -84,6 +84,7 @@ internal sealed partial class LmdbEnvironment
         }
 
         _env = env;
+        _durableMode = false;
     }
 
     private void CloseEnvironment()

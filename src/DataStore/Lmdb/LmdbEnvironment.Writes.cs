@@ -18,7 +18,7 @@ internal sealed partial class LmdbEnvironment
     /// without syncing. Returns the operation's result (keys removed, or a failed precondition's index, or -1) and the
     /// commit's ticket for <see cref="LmdbSyncGroup.WaitUntilSynced"/> (0 when nothing was committed).
     /// </summary>
-    public long Write(LmdbErrors errors, LmdbWriteKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, WriteBatch? batch, out long ticket)
+    public long Write(LmdbErrors errors, bool durable, LmdbWriteKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, WriteBatch? batch, out long ticket)
     {
         var clock = Stopwatch.StartNew();
         if (!Monitor.TryEnter(_writeLock, errors.Timeout))
@@ -36,6 +36,7 @@ internal sealed partial class LmdbEnvironment
 
             try
             {
+                SyncMode(durable, errors);
                 return WriteLocked(errors, kind, first, second, batch, out ticket);
             }
             finally
@@ -108,6 +109,21 @@ internal sealed partial class LmdbEnvironment
             ticket = Sync.Committed();
             return result;
         }
+    }
+
+    // Durable commits sync their pages inside the commit (MDB_NOMETASYNC: pages, then the meta page unsynced, which
+    // the group sync makes durable); Relaxed commits sync nothing (MDB_NOSYNC). Switched under the writer lock.
+    private void SyncMode(bool durable, LmdbErrors errors)
+    {
+        if (_durableMode == durable)
+        {
+            return;
+        }
+
+        var env = Handle(errors);
+        errors.Check(LmdbNative.EnvSetFlags(env, LmdbNative.NoSync, durable ? 0 : 1), "switching commit syncing");
+        errors.Check(LmdbNative.EnvSetFlags(env, LmdbNative.NoMetaSync, durable ? 1 : 0), "switching commit syncing");
+        _durableMode = durable;
     }
 
     private static long Put(LmdbWriter writer, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)

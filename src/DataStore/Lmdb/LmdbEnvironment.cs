@@ -33,6 +33,7 @@ internal sealed partial class LmdbEnvironment
     private readonly string _dataFile;
     private int _references = 1;
     private int _openCursors;
+    private bool _durableMode;
     private nint _env;
 
     private LmdbEnvironment(string directory, LmdbFileLock writerFile, LmdbFileLock openFile)

@@ -27,6 +27,7 @@ internal static unsafe partial class LmdbNative
 
     public const uint NoSubDir = 0x4000;
     public const uint NoSync = 0x10000;
+    public const uint NoMetaSync = 0x40000;
     public const uint ReadOnly = 0x20000;
     public const uint NoTls = 0x200000;
     public const uint NoReadAhead = 0x800000;
@@ -89,6 +90,9 @@ internal static unsafe partial class LmdbNative
 
     [LibraryImport(Library, EntryPoint = "mdb_env_sync")]
     public static partial int EnvSync(nint env, int force);
+
+    [LibraryImport(Library, EntryPoint = "mdb_env_set_flags")]
+    public static partial int EnvSetFlags(nint env, uint flags, int onoff);
 
     [LibraryImport(Library, EntryPoint = "mdb_env_copy2", StringMarshalling = StringMarshalling.Utf8)]
     public static partial int EnvCopy2(nint env, string path, uint flags);

@@ -96,7 +96,7 @@ public sealed class LmdbMapGrowthTests : IDisposable
         var readers = Enumerable.Range(0, 2).Select(_ => Task.Run(() =>
         {
             var scans = 0;
-            while (!done.IsCancellationRequested)
+            do
             {
                 using var cursor = store.ScanPrefix("load/"u8.ToArray());
                 var seen = 0;
@@ -111,6 +111,7 @@ public sealed class LmdbMapGrowthTests : IDisposable
                 Assert.True(store.HaveKey(Key(7)));
                 scans++;
             }
+            while (!done.IsCancellationRequested);
 
             return scans;
         }, TestContext.Current.CancellationToken)).ToArray();
