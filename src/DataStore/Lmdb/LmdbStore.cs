@@ -220,6 +220,7 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
         try
         {
             _env.Sync.SyncIfDirty();
+            _env.CheckReaders(_errors);
         }
         catch (Exception e) when (e is LmdbException or DataStoreException)
         {

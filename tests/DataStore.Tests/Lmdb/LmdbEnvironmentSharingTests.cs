@@ -60,6 +60,26 @@ public sealed class LmdbEnvironmentSharingTests : IDisposable
         Assert.Equal(16, StoreAssert.Scan(reopened, []).Count);
     }
 
+    [Fact]
+    public void A_store_written_in_another_LMDB_format_is_refused_naming_both()
+    {
+        using (var store = KeyValueStore.Open(Options(Durability.Relaxed)))
+        {
+            store.Put("a"u8, "1"u8);
+        }
+
+        var format = Path.Combine(StorePath, DataStore.Lmdb.LmdbLibrary.FormatFile);
+        var ours = File.ReadAllText(format);
+        File.WriteAllText(format, "LMDB 9.9");
+        var error = Assert.Throws<StoreFormatException>(() => KeyValueStore.Open(Options(Durability.Relaxed)));
+        Assert.Contains("LMDB 9.9", error.Message);
+        Assert.Contains(StorePath, error.Message);
+
+        File.WriteAllText(format, ours);
+        using var reopened = KeyValueStore.Open(Options(Durability.Relaxed));
+        StoreAssert.Holds(reopened, "a"u8.ToArray(), "1"u8.ToArray());
+    }
+
     public void Dispose() => _directory.Dispose();
 
     private DataStoreOptions Options(Durability durability) =>
