@@ -35,6 +35,7 @@ internal static class Commands
             "put" => Put(store, rest[0], rest[1]),
             "hold-sqlite-write-lock" => SqliteWriteLock.Hold(store.Path, int.Parse(rest[0])),
             "hold-lmdb-write-lock" => LmdbWriteLock.Hold(store.Path, int.Parse(rest[0])),
+            "hold-open" => HoldOpen(int.Parse(rest[0])),
             "fill" => Fill(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             _ => Unknown(args[0]),
         };
@@ -144,6 +145,14 @@ internal static class Commands
         }
 
         Console.WriteLine($"DONE conflicts={conflicts}");
+        return 0;
+    }
+
+    /// <summary>Keeps the store open for <paramref name="milliseconds"/>, printing <c>OPENED</c> first.</summary>
+    private static int HoldOpen(int milliseconds)
+    {
+        Console.WriteLine("OPENED");
+        Thread.Sleep(milliseconds);
         return 0;
     }
 
