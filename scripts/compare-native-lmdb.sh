@@ -15,9 +15,9 @@ mkdir -p "$out"
 dotnet build -c Release src/DataStore.Benchmarks >/dev/null
 so=$(find ~/.nuget/packages/lightningdb -path '*linux-x64/native/liblmdb.so' | sort | tail -1)
 if [ ! -x "$anchor/bench" ]; then
-  rm -rf "$anchor" && cp -r ../shared/anchors/native "$anchor" && chmod -R u+w "$anchor"
+  rm -rf "$anchor" && cp -r "${ANCHOR_SRC:-../shared/anchors/native}" "$anchor" && chmod -R u+w "$anchor"
   if ldd "$so" 2>&1 | grep -q 'not found'; then
-    echo "the package's $so does not load here ($(ldd "$so" 2>&1 | grep 'not found' | head -1 | xargs)); using the system liblmdb"
+    echo "the package's $so does not load here ($(ldd "$so" 2>&1 | grep -o "version .* not found" | head -1)); using the system liblmdb"
     (cd "$anchor" && ./build.sh)
   else
     (cd "$anchor" && LMDB_SO="$so" ./build.sh)
