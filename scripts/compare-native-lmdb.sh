@@ -24,11 +24,14 @@ if [ ! -x "$anchor/bench" ]; then
   fi
 fi
 
+# One lock per round (native, then BenchmarkDotNet), so a round is not split by other benchmarks.
+export anchor out
 for round in $(seq 1 "$rounds"); do
-  echo "== round $round: native $(date -u +%T)"
-  (cd "$anchor" && OUTDIR="$out/native-$round" flock /tmp/datastore-bench.lock ./run.sh -n 100000 lmdb >/dev/null 2>&1)
-  echo "== round $round: BenchmarkDotNet $(date -u +%T)"
-  DATASTORE_BENCH_BACKENDS=Lmdb flock /tmp/datastore-bench.lock dotnet run -c Release --no-build --project src/DataStore.Benchmarks -- \
-    --filter '*CoreBenchmarks*' --artifacts "$out/bdn-$round" >"$out/bdn-$round.log" 2>&1
+  flock /tmp/datastore-bench.lock bash -c '
+    echo "== round $0: native $(date -u +%T)"
+    (cd "$anchor" && OUTDIR="$out/native-$0" ./run.sh -n 100000 lmdb >/dev/null 2>&1)
+    echo "== round $0: BenchmarkDotNet $(date -u +%T)"
+    DATASTORE_BENCH_BACKENDS=Lmdb dotnet run -c Release --no-build --project src/DataStore.Benchmarks -- \
+      --filter "*CoreBenchmarks*" --artifacts "$out/bdn-$0" >"$out/bdn-$0.log" 2>&1' "$round"
 done
 python3 scripts/compare-native-table.py "$out" lmdb
