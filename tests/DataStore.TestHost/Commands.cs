@@ -36,6 +36,7 @@ internal static class Commands
             "hold-sqlite-write-lock" => SqliteWriteLock.Hold(store.Path, int.Parse(rest[0])),
             "hold-lmdb-write-lock" => LmdbWriteLock.Hold(store.Path, int.Parse(rest[0])),
             "hold-open" => HoldOpen(int.Parse(rest[0])),
+            "hold-scan" => HoldScan(store, int.Parse(rest[0])),
             "fill" => Fill(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             _ => Unknown(args[0]),
         };
@@ -152,6 +153,17 @@ internal static class Commands
     private static int HoldOpen(int milliseconds)
     {
         Console.WriteLine("OPENED");
+        Thread.Sleep(milliseconds);
+        return 0;
+    }
+
+    /// <summary>Writes a key, then keeps a scan (its snapshot) open for <paramref name="milliseconds"/>, printing <c>SCANNING</c>.</summary>
+    private static int HoldScan(IKeyValueStore store, int milliseconds)
+    {
+        store.Put(Utf8("held"), Utf8("1"));
+        using var cursor = store.ScanPrefix([]);
+        cursor.MoveNext();
+        Console.WriteLine("SCANNING");
         Thread.Sleep(milliseconds);
         return 0;
     }
