@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""Medians of the alternating runs made by compare-native.sh: DataStore (SQLite) against SQLite from C."""
+"""Medians of the alternating runs made by compare-native.sh (SQLite) or compare-native-lmdb.sh: DataStore against the engine from C.
+
+Usage: compare-native-table.py OUT [sqlite|lmdb]"""
 import glob, os, re, statistics, sys
 
 out = sys.argv[1]
+engine = sys.argv[2] if len(sys.argv) > 2 else "sqlite"  # the anchor engine: sqlite or lmdb
+backend = {"sqlite": "Sqlite", "lmdb": "Lmdb"}[engine]
 native = {}
-for path in sorted(glob.glob(os.path.join(out, "native-*", "sqlite.txt"))):
+for path in sorted(glob.glob(os.path.join(out, "native-*", engine + ".txt"))):
     for line in open(path):
         parts = line.split()
-        if len(parts) == 5 and parts[0] == "sqlite":
+        if len(parts) == 5 and parts[0] == engine:
             native.setdefault(parts[1], []).append(float(parts[3]) / 1000)  # us per op
 
 def to_us(text):
@@ -23,7 +27,7 @@ for path in sorted(glob.glob(os.path.join(out, "bdn-*", "results", "*CoreBenchma
             header = cells
         elif header and len(cells) == len(header) and not set(cells[0]) <= {"-", ":"}:
             row = dict(zip(header, cells))
-            if row.get("Backend") == "Sqlite" and row.get("Mean") not in (None, "NA"):
+            if row.get("Backend") == backend and row.get("Mean") not in (None, "NA"):
                 ours.setdefault(row["Method"], []).append(to_us(row["Mean"]))
 
 pairs = [("Get", "get_random", 1), ("HaveKey", "havekey_random", 1), ("Put", "put_single_nosync", 1), ("Batch1000", "bulk_load", 1000)]

@@ -12,7 +12,7 @@ public enum StoreBackend
     /// <summary>RocksDB, from the separate package DataStore.RocksDb; one process at a time (another waits up to the timeout).</summary>
     RocksDb = 2,
 
-    /// <summary>LMDB (not available in this version).</summary>
+    /// <summary>LMDB (the LightningDB package's native library): fastest reads; the map grows by itself and keys may be longer than LMDB's 511 bytes.</summary>
     Lmdb = 3,
 
     /// <summary>Plain files, one per key, in directories ordered by key bytes; shared across processes through file locks.</summary>

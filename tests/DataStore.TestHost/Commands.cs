@@ -36,6 +36,9 @@ internal static class Commands
             "hold-open" => HoldOpen(store, int.Parse(rest[0])),
             "hold-sqlite-write-lock" => SqliteWriteLock.Hold(store.Path, int.Parse(rest[0])),
             "hold-filesystem-write-lock" => FileSystemWriteLock.Hold(store.Path, int.Parse(rest[0])),
+            "hold-lmdb-write-lock" => LmdbWriteLock.Hold(store.Path, int.Parse(rest[0])),
+            "hold-scan" => HoldScan(store, int.Parse(rest[0])),
+            "fill" => Fill(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             _ => Unknown(args[0]),
         };
     }
@@ -144,6 +147,37 @@ internal static class Commands
         }
 
         Console.WriteLine($"DONE conflicts={conflicts}");
+        return 0;
+    }
+
+    /// <summary>Writes a key, then keeps a scan (its snapshot) open for <paramref name="milliseconds"/>, printing <c>SCANNING</c>.</summary>
+    private static int HoldScan(IKeyValueStore store, int milliseconds)
+    {
+        store.Put(Utf8("held"), Utf8("1"));
+        using var cursor = store.ScanPrefix([]);
+        cursor.MoveNext();
+        Console.WriteLine("SCANNING");
+        Thread.Sleep(milliseconds);
+        return 0;
+    }
+
+    /// <summary>Puts <c>{tag}/{i}</c> = <paramref name="size"/> bytes (i repeated) for i = 1..count, 16 to a batch, printing <c>ACK i</c> after each batch.</summary>
+    private static int Fill(IKeyValueStore store, string tag, int count, int size)
+    {
+        var batch = new WriteBatch();
+        for (var i = 1; i <= count; i++)
+        {
+            var value = new byte[size];
+            Array.Fill(value, (byte)i);
+            batch.Put(Key(tag, i), value);
+            if (i % 16 == 0 || i == count)
+            {
+                store.Write(batch);
+                batch.Clear();
+                Console.WriteLine($"ACK {i}");
+            }
+        }
+
         return 0;
     }
 

@@ -3,13 +3,30 @@ using Microsoft.Extensions.Logging;
 
 namespace DataStore.Lmdb;
 
-/// <summary>Opens Lmdb stores (not built yet: unavailable).</summary>
+/// <summary>Opens LMDB stores; available when an LMDB native library loads (the LightningDB package's, else the system's: <see cref="LmdbLibrary"/>).</summary>
 internal sealed class LmdbBackend : IBackendFactory
 {
     public static readonly LmdbBackend Instance = new();
 
-    public bool IsAvailable => false;
+    private static readonly Lazy<bool> NativeLoads = new(() =>
+    {
+        LmdbLibrary.InstallResolver();
+        try
+        {
+            _ = LmdbNative.VersionString();
+            return true;
+        }
+        catch (Exception e) when (e is DllNotFoundException or EntryPointNotFoundException or BadImageFormatException)
+        {
+            return false;
+        }
+    });
+
+    /// <summary>The map size a new store starts with; existing stores open at the size their file records. Grows by itself.</summary>
+    internal static long InitialMapSize { get; set; } = 64L << 20;
+
+    public bool IsAvailable => NativeLoads.Value;
 
     public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger) =>
-        throw new NotSupportedException("The Lmdb backend is not built yet.");
+        LmdbStore.Open(directory, durability, options, logger, InitialMapSize);
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Alternates the native LMDB anchor (../shared/anchors/native) and DataStore's core BenchmarkDotNet suite on
+# Lmdb, ROUNDS times each (A B A B ...), under the shared benchmark lock, so the two compare by medians.
+# The anchor links the LMDB that DataStore loads on this machine: the LightningDB package's liblmdb.so
+# (LMDB 1.0.1) where it loads (glibc 2.38 or later), else the system's liblmdb (Debian: 0.9.24; ADR 0006).
+# A documented command, not a CI step:  scripts/compare-native-lmdb.sh [ROUNDS]   (default 3)
+# Results: $OUT/native-N/lmdb.txt and $OUT/bdn-N/*.md; then scripts/compare-native-table.py $OUT lmdb
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-3}
+out=${OUT:-$PWD/BenchmarkDotNet.Artifacts/compare-native-lmdb}
+anchor=${ANCHOR:-/tmp/datastore-anchor-lmdb}
+mkdir -p "$out"
+
+dotnet build -c Release src/DataStore.Benchmarks >/dev/null
+so=$(find ~/.nuget/packages/lightningdb -path '*linux-x64/native/liblmdb.so' | sort | tail -1)
+if [ ! -x "$anchor/bench" ]; then
+  rm -rf "$anchor" && cp -r "${ANCHOR_SRC:-../shared/anchors/native}" "$anchor" && chmod -R u+w "$anchor"
+  if ldd "$so" 2>&1 | grep -q 'not found'; then
+    echo "the package's $so does not load here ($(ldd "$so" 2>&1 | grep -o "version .* not found" | head -1)); using the system liblmdb"
+    (cd "$anchor" && ./build.sh)
+  else
+    (cd "$anchor" && LMDB_SO="$so" ./build.sh)
+  fi
+fi
+
+# One lock per round (native, then BenchmarkDotNet), so a round is not split by other benchmarks.
+export anchor out
+for round in $(seq 1 "$rounds"); do
+  flock /tmp/datastore-bench.lock bash -c '
+    echo "== round $0: native $(date -u +%T)"
+    (cd "$anchor" && OUTDIR="$out/native-$0" ./run.sh -n 100000 lmdb >/dev/null 2>&1)
+    echo "== round $0: BenchmarkDotNet $(date -u +%T)"
+    DATASTORE_BENCH_BACKENDS=Lmdb dotnet run -c Release --no-build --project src/DataStore.Benchmarks -- \
+      --filter "*CoreBenchmarks*" --artifacts "$out/bdn-$0" >"$out/bdn-$0.log" 2>&1' "$round"
+done
+python3 scripts/compare-native-table.py "$out" lmdb

@@ -1,0 +1,287 @@
+using System.Buffers;
+
+namespace DataStore.Lmdb;
+
+/// <summary>
+/// A scan over [start, end) on its own read transaction, begun when the scan opens: it sees the store as of that
+/// moment. Each pair is copied out of the map into buffers the cursor owns before <see cref="MoveNext"/> returns, so
+/// the map may be remapped (grown) between steps, even by a write on the thread that holds the cursor; after a remap
+/// the cursor repositions itself after the last stored key it read, in the same snapshot.
+/// </summary>
+/// <remarks>Long keys that share their first <see cref="LmdbKeys.PlainMax"/> bytes are read as a group and sorted in memory.</remarks>
+internal sealed unsafe class LmdbCursor : IKeyValueCursor
+{
+    private readonly LmdbEnvironment _env;
+    private readonly LmdbErrors _errors;
+    private readonly bool _keysOnly;
+    private readonly byte[] _start;
+    private readonly byte[] _end;
+    private nint _txn;
+    private readonly nint _cursor;
+    private int _epoch;
+    private bool _started;
+    private bool _reposition;
+    private bool _done;
+    private bool _onPair;
+    private bool _endAfterGroup;
+    private byte[] _key = ArrayPool<byte>.Shared.Rent(64);
+    private byte[] _value = ArrayPool<byte>.Shared.Rent(256);
+    private byte[] _lastStored = ArrayPool<byte>.Shared.Rent(64);
+    private int _keyLength;
+    private int _valueLength;
+    private int _lastStoredLength;
+    private List<(byte[] Key, byte[] Value)>? _group;
+    private int _groupIndex;
+
+    public LmdbCursor(LmdbEnvironment env, LmdbErrors errors, ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly)
+    {
+        _env = env;
+        _errors = errors;
+        _keysOnly = keysOnly;
+        _start = start.ToArray();
+        _end = end.ToArray();
+        env.AddCursor();
+        try
+        {
+            _txn = env.BeginRead(errors);
+            try
+            {
+                errors.Check(LmdbNative.CursorOpen(_txn, env.Dbi, out _cursor), "opening a cursor");
+                _epoch = env.Gate.Epoch;
+            }
+            catch
+            {
+                env.EndRead(_txn);
+                _txn = 0;
+                throw;
+            }
+
+            env.Gate.Exit();
+        }
+        catch
+        {
+            env.RemoveCursor();
+            ReturnBuffers();
+            throw;
+        }
+    }
+
+    public ReadOnlySpan<byte> Key => _onPair
+        ? (_group is null ? _key.AsSpan(0, _keyLength) : _group[_groupIndex].Key)
+        : throw new InvalidOperationException("Call MoveNext before reading the cursor, and stop when it returns false.");
+
+    public ReadOnlySpan<byte> Value => _onPair
+        ? (_group is null ? _value.AsSpan(0, _valueLength) : _group[_groupIndex].Value)
+        : throw new InvalidOperationException("Call MoveNext before reading the cursor, and stop when it returns false.");
+
+    public bool MoveNext()
+    {
+        ObjectDisposedException.ThrowIf(_txn == 0, this);
+        _onPair = false;
+        if (_done)
+        {
+            return false;
+        }
+
+        if (_group is not null)
+        {
+            if (++_groupIndex < _group.Count)
+            {
+                return _onPair = true;
+            }
+
+            _group = null;
+            if (_endAfterGroup)
+            {
+                _done = true;
+                return false;
+            }
+        }
+
+        _env.Gate.Enter();
+        try
+        {
+            _onPair = Advance();
+            _done = !_onPair;
+            return _onPair;
+        }
+        catch (LmdbException e)
+        {
+            throw _errors.Translate(e.Code, "scanning");
+        }
+        finally
+        {
+            _env.Gate.Exit();
+        }
+    }
+
+    public void Dispose()
+    {
+        if (_txn == 0)
+        {
+            return;
+        }
+
+        _onPair = false;
+        _env.Gate.Enter();
+        LmdbNative.CursorClose(_cursor);
+        _env.EndRead(_txn);
+        _txn = 0;
+        _env.RemoveCursor();
+        ReturnBuffers();
+    }
+
+    // Inside the gate: moves to the next stored pair in range and copies it out.
+    private bool Advance()
+    {
+        LmdbNative.Val key, data;
+        var rc = Position(&key, &data);
+        while (rc == LmdbNative.Success)
+        {
+            var stored = key.Span;
+            if (LmdbKeys.IsSlot(stored))
+            {
+                if (ReadGroup(&key, &data, ref rc))
+                {
+                    return true;
+                }
+
+                if (_endAfterGroup)
+                {
+                    return false;
+                }
+
+                continue;
+            }
+
+            if (stored.SequenceCompareTo(_start) < 0)
+            {
+                rc = LmdbNative.CursorGet(_cursor, &key, &data, LmdbNative.Next);
+                continue;
+            }
+
+            if (_end.Length > 0 && stored.SequenceCompareTo(_end) >= 0)
+            {
+                return false;
+            }
+
+            Copy(stored, ref _key, out _keyLength);
+            Copy(stored, ref _lastStored, out _lastStoredLength);
+            if (!_keysOnly)
+            {
+                Copy(data.Span, ref _value, out _valueLength);
+            }
+
+            return true;
+        }
+
+        if (rc != LmdbNative.NotFound)
+        {
+            LmdbException.Throw(rc);
+        }
+
+        return false;
+    }
+
+    private int Position(LmdbNative.Val* key, LmdbNative.Val* data)
+    {
+        if (!_started)
+        {
+            _started = true;
+            var seek = LmdbKeys.SeekKey(_start);
+            fixed (byte* s = seek)
+            {
+                *key = new LmdbNative.Val(s, seek.Length);
+                return LmdbNative.CursorGet(_cursor, key, data, seek.IsEmpty ? LmdbNative.First : LmdbNative.SetRange);
+            }
+        }
+
+        var epoch = _env.Gate.Epoch;
+        if (epoch == _epoch && !_reposition)
+        {
+            return LmdbNative.CursorGet(_cursor, key, data, LmdbNative.Next);
+        }
+
+        if (epoch != _epoch)
+        {
+            // The map moved: the cursor's cached pages are stale, its transaction (the snapshot) is not.
+            LmdbException.Check(LmdbNative.CursorRenew(_txn, _cursor));
+            _epoch = epoch;
+        }
+
+        _reposition = false;
+        var last = _lastStored.AsSpan(0, _lastStoredLength);
+        fixed (byte* l = last)
+        {
+            *key = new LmdbNative.Val(l, last.Length);
+            var rc = LmdbNative.CursorGet(_cursor, key, data, LmdbNative.SetRange);
+            if (rc == LmdbNative.Success && key->Span.SequenceEqual(last))
+            {
+                rc = LmdbNative.CursorGet(_cursor, key, data, LmdbNative.Next);
+            }
+
+            return rc;
+        }
+    }
+
+    // Reads every slot sharing the current one's prefix, keeps those in range, sorted by whole key. Leaves the pair
+    // after the group in key/data (and rc), and marks the cursor to reposition after the group's last slot.
+    private bool ReadGroup(LmdbNative.Val* key, LmdbNative.Val* data, ref int rc)
+    {
+        var prefix = key->Span[..LmdbKeys.PlainMax].ToArray();
+        var group = new List<(byte[] Key, byte[] Value)>();
+        while (rc == LmdbNative.Success && LmdbKeys.IsSlot(key->Span) && key->Span.StartsWith(prefix))
+        {
+            var stored = key->Span;
+            var full = LmdbKeys.FullKey(stored, data->Span);
+            var inRange = full.SequenceCompareTo(_start) >= 0 && (_end.Length == 0 || full.SequenceCompareTo(_end) < 0);
+            if (inRange)
+            {
+                group.Add((full.ToArray(), _keysOnly ? [] : LmdbKeys.Value(stored, data->Span).ToArray()));
+            }
+            else if (full.SequenceCompareTo(_start) >= 0)
+            {
+                _endAfterGroup = true;
+            }
+
+            Copy(stored, ref _lastStored, out _lastStoredLength);
+            rc = LmdbNative.CursorGet(_cursor, key, data, LmdbNative.Next);
+        }
+
+        if (rc != LmdbNative.Success && rc != LmdbNative.NotFound)
+        {
+            LmdbException.Throw(rc);
+        }
+
+        if (group.Count == 0)
+        {
+            return false;
+        }
+
+        group.Sort((a, b) => a.Key.AsSpan().SequenceCompareTo(b.Key));
+        _group = group;
+        _groupIndex = 0;
+        _reposition = true;
+        return true;
+    }
+
+    private static void Copy(ReadOnlySpan<byte> source, ref byte[] buffer, out int length)
+    {
+        if (source.Length > buffer.Length)
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+            buffer = ArrayPool<byte>.Shared.Rent(source.Length);
+        }
+
+        source.CopyTo(buffer);
+        length = source.Length;
+    }
+
+    private void ReturnBuffers()
+    {
+        ArrayPool<byte>.Shared.Return(_key);
+        ArrayPool<byte>.Shared.Return(_value);
+        ArrayPool<byte>.Shared.Return(_lastStored);
+        _key = _value = _lastStored = [];
+    }
+}

@@ -1,0 +1,214 @@
+using System.Diagnostics;
+
+namespace DataStore.Lmdb;
+
+internal sealed partial class LmdbEnvironment
+{
+    private static LmdbEnvironment Open(string directory, LmdbErrors errors, long initialMapSize)
+    {
+        var (writerFile, openFile) = StoreFiles.Guard(directory, StoreBackend.Lmdb, () =>
+        {
+            var writer = new LmdbFileLock(System.IO.Path.Combine(directory, WriterLockFile));
+            try
+            {
+                return (writer, new LmdbFileLock(System.IO.Path.Combine(directory, OpenLockFile)));
+            }
+            catch
+            {
+                writer.Dispose();
+                throw;
+            }
+        });
+
+        var environment = new LmdbEnvironment(directory, writerFile, openFile);
+        try
+        {
+            // Every process holds the open lock shared; Compact takes it exclusive to replace the data file.
+            if (!openFile.TryTake(exclusive: false, errors.Timeout))
+            {
+                throw new DataStoreException(StoreFailure.Timeout, directory, StoreBackend.Lmdb,
+                    $"another process kept the store locked for Compact longer than the timeout ({errors.Timeout.TotalSeconds:0.###} s).");
+            }
+
+            StoreFiles.Guard(directory, StoreBackend.Lmdb, () =>
+            {
+                File.Delete(environment._dataFile + CompactSuffix); // left by a Compact that died before its rename
+                return 0;
+            });
+            environment.OpenHandle(errors, initialMapSize);
+            environment.CheckReaders(errors);
+            return environment;
+        }
+        catch
+        {
+            environment.CloseEnvironment();
+            writerFile.Dispose();
+            openFile.Dispose();
+            throw;
+        }
+    }
+
+    // An existing store opens at the map size recorded in its file (the largest any process grew it to); a new
+    // store starts at initialMapSize.
+    private unsafe void OpenHandle(LmdbErrors errors, long initialMapSize)
+    {
+        var exists = File.Exists(_dataFile) && new FileInfo(_dataFile).Length > 0;
+        StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
+        {
+            LmdbLibrary.CheckFormat(Directory, exists);
+            return 0;
+        });
+        errors.Check(LmdbNative.EnvCreate(out var env), "creating the LMDB environment");
+        try
+        {
+            errors.Check(LmdbNative.EnvSetMaxReaders(env, MaxReaders), "setting the reader table size");
+            errors.Check(LmdbNative.EnvSetMapSize(env, exists ? 0 : (nuint)initialMapSize), "setting the map size");
+            // MDB_NOSYNC until a durable write switches to MDB_NOMETASYNC (SyncMode); LMDB 0.9 ignores both as
+            // per-transaction flags, so they are set on the environment, under the writer lock.
+            errors.Check(LmdbNative.EnvOpen(env, _dataFile, LmdbNative.NoSubDir | LmdbNative.NoTls | LmdbNative.NoSync, Convert.ToInt32("664", 8)), "opening the LMDB environment");
+            errors.Check(LmdbNative.TxnBegin(env, 0, LmdbNative.ReadOnly, out var txn), "opening the database");
+            try
+            {
+                errors.Check(LmdbNative.DbiOpen(txn, null, 0, out var dbi), "opening the database");
+                Dbi = dbi;
+            }
+            finally
+            {
+                LmdbNative.TxnAbort(txn);
+            }
+        }
+        catch
+        {
+            LmdbNative.EnvClose(env);
+            throw;
+        }
+
+        _env = env;
+        _durableMode = false;
+    }
+
+    private void CloseEnvironment()
+    {
+        if (_env == 0)
+        {
+            return;
+        }
+
+        for (var i = 0; i < _readers.Length; i++)
+        {
+            var txn = Interlocked.Exchange(ref _readers[i], 0);
+            if (txn != 0)
+            {
+                LmdbNative.TxnAbort(txn);
+            }
+        }
+
+        LmdbNative.EnvClose(_env);
+        _env = 0;
+    }
+
+    /// <summary>
+    /// Replaces the data file with a compacting copy (<c>mdb_env_copy2</c> with <c>MDB_CP_COMPACT</c>), so free pages
+    /// go back to the file system. Needs the store to itself: no open scan in this process, no other process.
+    /// </summary>
+    public void Compact(LmdbErrors errors)
+    {
+        var clock = Stopwatch.StartNew();
+        if (!Monitor.TryEnter(_writeLock, errors.Timeout))
+        {
+            throw errors.TimedOut();
+        }
+
+        try
+        {
+            if (!_writerFile.TryTake(exclusive: true, Left(errors, clock)))
+            {
+                throw errors.TimedOut();
+            }
+
+            try
+            {
+                WaitForNoCursors(errors, clock);
+                if (!_openFile.TryTake(exclusive: true, Left(errors, clock)))
+                {
+                    throw new DataStoreException(StoreFailure.Timeout, Directory, StoreBackend.Lmdb,
+                        "Compact replaces the data file, so it needs the store to itself, but another process kept it open longer than the timeout. Run Compact when the other programs have closed the store.");
+                }
+
+                try
+                {
+                    CompactLocked(errors);
+                }
+                finally
+                {
+                    _ = _openFile.TryTake(exclusive: false, TimeSpan.MaxValue);
+                }
+            }
+            finally
+            {
+                _writerFile.Release();
+            }
+        }
+        finally
+        {
+            Monitor.Exit(_writeLock);
+        }
+    }
+
+    private void CompactLocked(LmdbErrors errors)
+    {
+        var copy = _dataFile + CompactSuffix;
+        StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
+        {
+            File.Delete(copy);
+            return 0;
+        });
+        errors.Check(LmdbNative.EnvCopy2(Handle(errors), copy, LmdbNative.CopyCompact), "writing the compacted copy");
+        var size = MapSize;
+        StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
+        {
+            using (var file = new FileStream(copy, FileMode.Open, FileAccess.ReadWrite))
+            {
+                file.Flush(flushToDisk: true);
+            }
+
+            Sync.RunBetweenSyncs(() =>
+            {
+                Gate.BeginExclusive();
+                try
+                {
+                    CloseEnvironment();
+                    File.Move(copy, _dataFile, overwrite: true);
+                    Platform.DirectorySync.Sync(Directory);
+                    OpenHandle(errors, size);
+                    errors.Check(LmdbNative.EnvSetMapSize(_env, (nuint)size), "restoring the map size after Compact");
+                }
+                finally
+                {
+                    Gate.EndExclusive();
+                }
+            });
+            return 0;
+        });
+    }
+
+    private void WaitForNoCursors(LmdbErrors errors, Stopwatch clock)
+    {
+        while (Volatile.Read(ref _openCursors) > 0)
+        {
+            if (clock.Elapsed >= errors.Timeout)
+            {
+                throw new DataStoreException(StoreFailure.Timeout, Directory, StoreBackend.Lmdb,
+                    "Compact waited for this process's open scans to be disposed longer than the timeout; dispose every cursor before calling Compact.");
+            }
+
+            Thread.Sleep(1);
+        }
+    }
+
+    private static TimeSpan Left(LmdbErrors errors, Stopwatch clock)
+    {
+        var left = errors.Timeout - clock.Elapsed;
+        return left < TimeSpan.Zero ? TimeSpan.Zero : left;
+    }
+}

@@ -1,0 +1,213 @@
+namespace DataStore.Lmdb;
+
+/// <summary>
+/// One open LMDB environment, shared by every store this process opens on the same directory (LMDB forbids opening
+/// an environment twice in a process). It owns the writer lock, the memory map and its growth, the pool of read
+/// transactions and the group sync. See ADR 0006.
+/// </summary>
+/// <remarks>
+/// Writes run one at a time behind an in-process lock and a cross-process file lock, both waited on with the
+/// configured timeout, then LMDB's own writer mutex (which then never waits long). A write that fills the map grows
+/// it and retries; a read that finds another process grew it adopts the new size. Resizing remaps, so it waits
+/// (through <see cref="Gate"/>) until no thread is inside LMDB's map; open scans do not count, since they copy each
+/// pair out and reposition after a remap.
+/// </remarks>
+internal sealed partial class LmdbEnvironment
+{
+    /// <summary>The LMDB data file's name in the store directory (its lock file adds <c>-lock</c>).</summary>
+    public const string DataFile = "store.lmdb";
+
+    private const string WriterLockFile = "lmdb-writer.lock";
+    private const string OpenLockFile = "lmdb-open.lock";
+    private const string CompactSuffix = ".compact";
+    private const uint MaxReaders = 510;
+    private const int Megabyte = 1 << 20;
+
+    private static readonly Dictionary<string, LmdbEnvironment> Registry = new(StringComparer.Ordinal);
+    private static readonly object RegistryGate = new();
+
+    private readonly object _writeLock = new();
+    private readonly LmdbFileLock _writerFile;
+    private readonly LmdbFileLock _openFile;
+    private readonly nint[] _readers = new nint[ReaderPoolSize()];
+    private readonly string _dataFile;
+    private int _references = 1;
+    private int _openCursors;
+    private bool _durableMode;
+    private nint _env;
+
+    private LmdbEnvironment(string directory, LmdbFileLock writerFile, LmdbFileLock openFile)
+    {
+        Directory = directory;
+        _dataFile = System.IO.Path.Combine(directory, DataFile);
+        _writerFile = writerFile;
+        _openFile = openFile;
+        Sync = new LmdbSyncGroup(() => _env);
+    }
+
+    public string Directory { get; }
+
+    public uint Dbi { get; private set; }
+
+    /// <summary>The native environment handle (for tests that write raw pairs).</summary>
+    internal nint RawHandle => _env;
+
+    /// <summary>Keeps the map still while threads read through it.</summary>
+    public LmdbMapGate Gate { get; } = new();
+
+    public LmdbSyncGroup Sync { get; }
+
+    /// <summary>The size of the memory map now, in bytes.</summary>
+    public long MapSize
+    {
+        get
+        {
+            _ = LmdbNative.EnvInfoOf(_env, out var info);
+            return (long)info.MapSize;
+        }
+    }
+
+    /// <summary>Opens the environment of <paramref name="directory"/>, or shares the one this process has open.</summary>
+    public static LmdbEnvironment Acquire(string directory, LmdbErrors errors, long initialMapSize)
+    {
+        lock (RegistryGate)
+        {
+            if (Registry.TryGetValue(directory, out var open))
+            {
+                open._references++;
+                return open;
+            }
+
+            var environment = Open(directory, errors, initialMapSize);
+            Registry.Add(directory, environment);
+            return environment;
+        }
+    }
+
+    /// <summary>Drops one store's hold; the last one syncs and closes the environment and its files.</summary>
+    public void Release()
+    {
+        lock (RegistryGate)
+        {
+            if (--_references > 0)
+            {
+                return;
+            }
+
+            Registry.Remove(Directory);
+            try
+            {
+                Sync.SyncIfDirty();
+            }
+            finally
+            {
+                CloseEnvironment();
+                _writerFile.Dispose();
+                _openFile.Dispose();
+            }
+        }
+    }
+
+    /// <summary>Adds a hold for an open scan, so the environment outlives the store that opened it.</summary>
+    public void AddCursor()
+    {
+        lock (RegistryGate)
+        {
+            _references++;
+        }
+
+        Interlocked.Increment(ref _openCursors);
+    }
+
+    public void RemoveCursor()
+    {
+        Interlocked.Decrement(ref _openCursors);
+        Release();
+    }
+
+    /// <summary>Begins (or renews a pooled) read transaction, inside <see cref="Gate"/>; end it with <see cref="EndRead"/>.</summary>
+    public nint BeginRead(LmdbErrors errors)
+    {
+        while (true)
+        {
+            Gate.Enter();
+            var txn = TakeReader();
+            var rc = txn != 0 ? LmdbNative.TxnRenew(txn) : LmdbNative.TxnBegin(Handle(errors), 0, LmdbNative.ReadOnly, out txn);
+            if (rc == LmdbNative.Success)
+            {
+                return txn;
+            }
+
+            if (txn != 0)
+            {
+                ReturnReader(txn);
+            }
+
+            Gate.Exit();
+            if (rc != LmdbNative.MapResized)
+            {
+                errors.Throw(rc, "beginning a read transaction");
+            }
+
+            AdoptMapSize(errors);
+        }
+    }
+
+    /// <summary>Resets a read transaction from <see cref="BeginRead"/>, pools it and leaves <see cref="Gate"/>.</summary>
+    public void EndRead(nint txn)
+    {
+        LmdbNative.TxnReset(txn);
+        ReturnReader(txn);
+        Gate.Exit();
+    }
+
+    /// <summary>Clears reader slots that dead processes left behind.</summary>
+    public void CheckReaders(LmdbErrors errors)
+    {
+        Gate.Enter();
+        try
+        {
+            errors.Check(LmdbNative.ReaderCheck(Handle(errors), out _), "clearing stale reader slots");
+        }
+        finally
+        {
+            Gate.Exit();
+        }
+    }
+
+    private nint Handle(LmdbErrors errors) => _env != 0 ? _env : throw new DataStoreException(StoreFailure.Engine, errors.Directory, StoreBackend.Lmdb,
+        "the environment could not be reopened after Compact; dispose the store and open it again.");
+
+    private nint TakeReader()
+    {
+        var mask = _readers.Length - 1;
+        var start = Environment.CurrentManagedThreadId;
+        for (var i = 0; i < _readers.Length; i++)
+        {
+            var txn = Interlocked.Exchange(ref _readers[(start + i) & mask], 0);
+            if (txn != 0)
+            {
+                return txn;
+            }
+        }
+
+        return 0;
+    }
+
+    private void ReturnReader(nint txn)
+    {
+        var mask = _readers.Length - 1;
+        var start = Environment.CurrentManagedThreadId;
+        for (var i = 0; i < _readers.Length; i++)
+        {
+            if (Interlocked.CompareExchange(ref _readers[(start + i) & mask], txn, 0) == 0)
+            {
+                return;
+            }
+        }
+
+        LmdbNative.TxnAbort(txn);
+    }
+
+    private static int ReaderPoolSize() => (int)Math.Max(8, System.Numerics.BitOperations.RoundUpToPowerOf2((uint)Environment.ProcessorCount * 2));
+}

@@ -1,0 +1,230 @@
+using System.Buffers;
+using Microsoft.Extensions.Logging;
+
+namespace DataStore.Lmdb;
+
+/// <summary>
+/// The LMDB backend: one environment per directory and process (<see cref="LmdbEnvironment"/>), point reads on
+/// pooled read transactions, writes one at a time committed without sync, then synced before returning (Durable,
+/// shared by concurrent writers) or in the background every <see cref="DataStoreOptions.SyncInterval"/> (Relaxed).
+/// </summary>
+internal sealed unsafe class LmdbStore : KeyValueStoreBase
+{
+    private const StoreCapabilities LmdbCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SharedAcrossProcesses |
+        StoreCapabilities.SnapshotScans | StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction;
+
+    private readonly LmdbEnvironment _env;
+    private readonly LmdbErrors _errors;
+    private readonly Durability _durability;
+    private readonly Timer? _backgroundSync;
+    private readonly ILogger _logger;
+
+    private LmdbStore(LmdbEnvironment env, LmdbErrors errors, Durability durability, DataStoreOptions options, ILogger logger)
+    {
+        _env = env;
+        _errors = errors;
+        _durability = durability;
+        _logger = logger;
+        if (durability == Durability.Relaxed)
+        {
+            _backgroundSync = new Timer(_ => SyncInBackground(), null, options.SyncInterval, options.SyncInterval);
+        }
+    }
+
+    public override string Path => _errors.Directory;
+
+    public override StoreBackend Backend => StoreBackend.Lmdb;
+
+    public override StoreCapabilities Capabilities => LmdbCapabilities;
+
+    public override Durability Durability => _durability;
+
+    /// <summary>The environment's current map size in bytes (for tests and diagnostics).</summary>
+    internal long MapSize => _env.MapSize;
+
+    /// <summary>The shared environment (for tests).</summary>
+    internal LmdbEnvironment Environment => _env;
+
+    public static LmdbStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, long initialMapSize)
+    {
+        var errors = new LmdbErrors(directory, options.Timeout);
+        var env = LmdbEnvironment.Acquire(directory, errors, initialMapSize);
+        return new LmdbStore(env, errors, durability, options, logger);
+    }
+
+    protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        _env.Write(_errors, _durability == Durability.Durable, LmdbWriteKind.Put, key, value, null, out var ticket);
+        AfterCommit(ticket);
+    }
+
+    protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
+    {
+        var txn = _env.BeginRead(_errors);
+        try
+        {
+            if (!Find(txn, key, out var value))
+            {
+                return false;
+            }
+
+            var span = value.Span;
+            span.CopyTo(destination.GetSpan(span.Length));
+            destination.Advance(span.Length);
+            return true;
+        }
+        finally
+        {
+            _env.EndRead(txn);
+        }
+    }
+
+    protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
+    {
+        var txn = _env.BeginRead(_errors);
+        try
+        {
+            if (!Find(txn, key, out var value))
+            {
+                return -1;
+            }
+
+            var length = (int)value.Size;
+            if (length <= destination.Length)
+            {
+                new ReadOnlySpan<byte>(value.Data, length).CopyTo(destination);
+            }
+
+            return length;
+        }
+        finally
+        {
+            _env.EndRead(txn);
+        }
+    }
+
+    protected override bool HaveKeyCore(ReadOnlySpan<byte> key)
+    {
+        var txn = _env.BeginRead(_errors);
+        try
+        {
+            return Find(txn, key, out _);
+        }
+        finally
+        {
+            _env.EndRead(txn);
+        }
+    }
+
+    protected override void DeleteCore(ReadOnlySpan<byte> key)
+    {
+        _env.Write(_errors, _durability == Durability.Durable, LmdbWriteKind.Delete, key, default, null, out var ticket);
+        AfterCommit(ticket);
+    }
+
+    protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
+    {
+        var removed = _env.Write(_errors, _durability == Durability.Durable, LmdbWriteKind.DeleteRange, start, end, null, out var ticket);
+        AfterCommit(ticket);
+        return removed;
+    }
+
+    protected override IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly) =>
+        new LmdbCursor(_env, _errors, start, end, keysOnly);
+
+    protected override int WriteCore(WriteBatch batch)
+    {
+        var failed = (int)_env.Write(_errors, _durability == Durability.Durable, LmdbWriteKind.Batch, default, default, batch, out var ticket);
+        AfterCommit(ticket);
+        return failed;
+    }
+
+    protected override void CompactCore() => _env.Compact(_errors);
+
+    protected override void Dispose(bool disposing)
+    {
+        if (_backgroundSync is not null)
+        {
+            using var stopped = new ManualResetEvent(false);
+            if (_backgroundSync.Dispose(stopped))
+            {
+                stopped.WaitOne();
+            }
+        }
+
+        try
+        {
+            SyncInBackground();
+        }
+        finally
+        {
+            _env.Release();
+        }
+    }
+
+    private bool Find(nint txn, ReadOnlySpan<byte> key, out LmdbNative.Val value)
+    {
+        if (!LmdbKeys.IsLong(key))
+        {
+            fixed (byte* k = key)
+            {
+                var keyVal = new LmdbNative.Val(k, key.Length);
+                LmdbNative.Val data;
+                var rc = LmdbNative.Get(txn, _env.Dbi, &keyVal, &data);
+                value = data;
+                if (rc == LmdbNative.Success)
+                {
+                    return true;
+                }
+
+                if (rc != LmdbNative.NotFound)
+                {
+                    _errors.Throw(rc, "reading a key");
+                }
+
+                return false;
+            }
+        }
+
+        try
+        {
+            Span<byte> slot = stackalloc byte[LmdbKeys.SlotLength];
+            return LmdbLookup.TryFind(txn, _env.Dbi, key, slot, out value);
+        }
+        catch (LmdbException e)
+        {
+            throw _errors.Translate(e.Code, "reading a long key");
+        }
+    }
+
+    private void AfterCommit(long ticket)
+    {
+        if (_durability != Durability.Durable || ticket == 0)
+        {
+            return;
+        }
+
+        try
+        {
+            _env.Sync.WaitUntilSynced(ticket);
+        }
+        catch (LmdbException e)
+        {
+            throw new DataStoreException(StoreFailure.Io, Path, StoreBackend.Lmdb,
+                $"the write was committed but syncing it to disk failed ({LmdbNative.Describe(e.Code)}); it survives a crash of this process but may not survive a power loss.", e);
+        }
+    }
+
+    private void SyncInBackground()
+    {
+        try
+        {
+            _env.Sync.SyncIfDirty();
+            _env.CheckReaders(_errors);
+        }
+        catch (Exception e) when (e is LmdbException or DataStoreException)
+        {
+            _logger.LogWarning(e, "Background sync of the LMDB store at {Path} failed; will retry", Path);
+        }
+    }
+}

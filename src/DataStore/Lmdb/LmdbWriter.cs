@@ -1,0 +1,149 @@
+using DataStore.Batches;
+
+namespace DataStore.Lmdb;
+
+/// <summary>
+/// The changes a write transaction makes: puts, deletes, range deletes and batches with their preconditions, with
+/// long keys stored as <see cref="LmdbKeys"/> describes. Runs on the writer's thread inside one LMDB write transaction;
+/// an LMDB error (map full included) propagates as <see cref="LmdbException"/> so the caller can grow the map and retry.
+/// </summary>
+internal readonly unsafe struct LmdbWriter(nint txn, uint dbi)
+{
+    private const uint Reserve = 0x10000;
+
+    public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        if (!LmdbKeys.IsLong(key))
+        {
+            fixed (byte* k = key, v = value)
+            {
+                var keyVal = new LmdbNative.Val(k, key.Length);
+                var data = new LmdbNative.Val(v, value.Length);
+                LmdbException.Check(LmdbNative.Put(txn, dbi, &keyVal, &data, 0));
+            }
+
+            return;
+        }
+
+        Span<byte> slot = stackalloc byte[LmdbKeys.SlotLength];
+        _ = TryFindSlot(key, slot);
+        fixed (byte* s = slot)
+        {
+            var keyVal = new LmdbNative.Val(s, slot.Length);
+            var data = new LmdbNative.Val(null, LmdbKeys.HeaderLength + key.Length + value.Length);
+            LmdbException.Check(LmdbNative.Put(txn, dbi, &keyVal, &data, Reserve));
+            LmdbKeys.WriteSlotValue(new Span<byte>(data.Data, (int)data.Size), key, value);
+        }
+    }
+
+    public void Delete(ReadOnlySpan<byte> key)
+    {
+        Span<byte> slot = stackalloc byte[LmdbKeys.SlotLength];
+        if (LmdbKeys.IsLong(key) && !TryFindSlot(key, slot))
+        {
+            return;
+        }
+
+        var stored = LmdbKeys.IsLong(key) ? slot : key;
+        fixed (byte* k = stored)
+        {
+            var keyVal = new LmdbNative.Val(k, stored.Length);
+            var rc = LmdbNative.Del(txn, dbi, &keyVal, null);
+            if (rc != LmdbNative.NotFound)
+            {
+                LmdbException.Check(rc);
+            }
+        }
+    }
+
+    /// <summary>Removes every key in [start, end) (empty bounds are open) and returns how many went.</summary>
+    public long DeleteRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
+    {
+        LmdbException.Check(LmdbNative.CursorOpen(txn, dbi, out var cursor));
+        try
+        {
+            long removed = 0;
+            var seek = LmdbKeys.SeekKey(start);
+            fixed (byte* s = seek)
+            {
+                var keyVal = new LmdbNative.Val(s, seek.Length);
+                LmdbNative.Val data;
+                var rc = LmdbNative.CursorGet(cursor, &keyVal, &data, seek.IsEmpty ? LmdbNative.First : LmdbNative.SetRange);
+                while (rc == LmdbNative.Success)
+                {
+                    var stored = keyVal.Span;
+                    var full = LmdbKeys.FullKey(stored, data.Span);
+                    var beforeEnd = end.IsEmpty || full.SequenceCompareTo(end) < 0;
+                    if (!beforeEnd && LmdbKeys.PastEnd(stored, end))
+                    {
+                        break;
+                    }
+
+                    if (beforeEnd && full.SequenceCompareTo(start) >= 0)
+                    {
+                        LmdbException.Check(LmdbNative.CursorDel(cursor, 0));
+                        removed++;
+                    }
+
+                    rc = LmdbNative.CursorGet(cursor, &keyVal, &data, LmdbNative.Next);
+                }
+
+                if (rc != LmdbNative.NotFound && rc != LmdbNative.Success)
+                {
+                    LmdbException.Check(rc);
+                }
+            }
+
+            return removed;
+        }
+        finally
+        {
+            LmdbNative.CursorClose(cursor);
+        }
+    }
+
+    /// <summary>Checks the batch's preconditions and applies its operations; returns -1, or the index of the first failed precondition (nothing applied).</summary>
+    public int Write(WriteBatch batch)
+    {
+        Span<byte> slot = stackalloc byte[LmdbKeys.SlotLength];
+        for (var i = 0; i < batch.PreconditionCount; i++)
+        {
+            var condition = batch.Precondition(i);
+            var found = Find(batch.First(condition), slot, out var value);
+            var holds = condition.Kind == BatchEntryKind.RequireAbsent
+                ? !found
+                : found && value.Span.SequenceEqual(batch.Second(condition));
+            if (!holds)
+            {
+                return i;
+            }
+        }
+
+        for (var i = 0; i < batch.OperationCount; i++)
+        {
+            var operation = batch.Operation(i);
+            var first = batch.First(operation);
+            switch (operation.Kind)
+            {
+                case BatchEntryKind.Put:
+                    Put(first, batch.Second(operation));
+                    break;
+                case BatchEntryKind.Delete:
+                    Delete(first);
+                    break;
+                case BatchEntryKind.DeletePrefix:
+                    DeleteRange(first, KeyOrder.TryGetPrefixEnd(first, out var end) ? end : default);
+                    break;
+                case BatchEntryKind.DeleteRange:
+                    DeleteRange(first, batch.Second(operation));
+                    break;
+            }
+        }
+
+        return -1;
+    }
+
+    private bool Find(ReadOnlySpan<byte> key, Span<byte> slot, out LmdbNative.Val value) => LmdbLookup.TryFind(txn, dbi, key, slot, out value);
+
+    private bool TryFindSlot(ReadOnlySpan<byte> key, Span<byte> slot) => Find(key, slot, out _);
+}

@@ -1,0 +1,26 @@
+using DataStore.Lmdb;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace DataStore.Tests.Lmdb;
+
+/// <summary>Opens LMDB stores with a chosen starting map size, which only a new store takes (existing ones open at the size their file records).</summary>
+internal static class LmdbTestStores
+{
+    public const long OneMebibyte = 1 << 20;
+
+    /// <summary>Opens (creating) an LMDB store whose map starts at <paramref name="initialMapSize"/> bytes, with a manifest so other processes can open it.</summary>
+    public static LmdbStore OpenSmall(string path, long initialMapSize = OneMebibyte, Durability durability = Durability.Relaxed, TimeSpan? timeout = null)
+    {
+        var options = new DataStoreOptions { Path = path, Backend = StoreBackend.Lmdb, Durability = durability, Timeout = timeout ?? TimeSpan.FromSeconds(30) };
+        Directory.CreateDirectory(path);
+        Manifest.StoreManifest.OpenOrCreate(path, options);
+        return LmdbStore.Open(Path.GetFullPath(path), durability, options, NullLogger.Instance, initialMapSize);
+    }
+
+    public static byte[] Filled(int size, int seed)
+    {
+        var value = new byte[size];
+        Array.Fill(value, (byte)seed);
+        return value;
+    }
+}
