@@ -1,0 +1,449 @@
+using System.Buffers;
+using LiteDB.Engine;
+using Microsoft.Extensions.Logging;
+
+namespace DataStore.LiteDb;
+
+/// <summary>
+/// LiteDB 5 in direct mode over the store's own file streams: one writer at a time behind a lock with a timeout,
+/// each write an explicit LiteDB transaction that returns only once LiteDB's log writer has written it to the
+/// log file; point reads on the caller's thread; scans on a thread of their own holding a snapshot. The log is
+/// fsynced in the background (Relaxed) or before a durable write returns, shared by concurrent writers.
+/// </summary>
+internal sealed class LiteDbStore : KeyValueStoreBase
+{
+    public const string DataFile = "store.litedb";
+    public const string LogFile = "store-log.litedb";
+
+    private const StoreCapabilities LiteDbCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SnapshotScans |
+        StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction;
+
+    private const int GetAttempts = 100;
+
+    private readonly object _writeLock = new();
+    private readonly HashSet<LiteDbCursor> _cursors = [];
+    private readonly string _directory;
+    private readonly Durability _durability;
+    private readonly TimeSpan _timeout;
+    private readonly LiteDbErrors _errors;
+    private readonly LiteDbKeys _keys;
+    private readonly ILogger _logger;
+    private readonly LiteDbProcessLock _processLock;
+    private readonly Timer? _backgroundSync;
+    private LiteDbEngine _db;
+
+    private LiteDbStore(string directory, Durability durability, DataStoreOptions options, LiteDbKeys keys, ILogger logger, LiteDbProcessLock processLock, LiteDbEngine db)
+    {
+        _directory = directory;
+        _durability = durability;
+        _timeout = options.Timeout;
+        _errors = new LiteDbErrors(directory);
+        _keys = keys;
+        _logger = logger;
+        _processLock = processLock;
+        _db = db;
+        if (durability == Durability.Relaxed)
+        {
+            _backgroundSync = new Timer(_ => SyncInBackground(), null, options.SyncInterval, options.SyncInterval);
+        }
+    }
+
+    public override string Path => _directory;
+
+    public override StoreBackend Backend => StoreBackend.LiteDb;
+
+    public override StoreCapabilities Capabilities => LiteDbCapabilities;
+
+    public override Durability Durability => _durability;
+
+    public static LiteDbStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, LiteDbKeys? keys = null)
+    {
+        var errors = new LiteDbErrors(directory);
+        keys ??= LiteDbKeys.Default;
+        LiteDbProcessLock? processLock = null;
+        try
+        {
+            processLock = LiteDbProcessLock.Acquire(directory, options.Timeout);
+            var db = LiteDbEngine.Open(directory, keys);
+            return new LiteDbStore(directory, durability, options, keys, logger, processLock, db);
+        }
+        catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
+        {
+            processLock?.Dispose();
+            throw errors.Translate(e, "Opening the store");
+        }
+        catch
+        {
+            processLock?.Dispose();
+            throw;
+        }
+    }
+
+    protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        var ticket = WriteLocked(key, value, static (table, key, value) =>
+        {
+            table.Put(key, value);
+            return 0L;
+        }, "Put", out _);
+        AfterCommit(ticket);
+    }
+
+    protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
+    {
+        for (var attempt = 0; ; attempt++)
+        {
+            var doc = Read(key, "Get");
+            if (doc is null)
+            {
+                return false;
+            }
+
+            if (!LiteDbTable.IsChunked(doc))
+            {
+                destination.Write(LiteDbTable.InlineValue(doc));
+                return true;
+            }
+
+            var length = LiteDbTable.ValueLength(doc);
+            var span = destination.GetSpan(length)[..length];
+            if (Copy(doc, span, attempt))
+            {
+                destination.Advance(length);
+                return true;
+            }
+        }
+    }
+
+    protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
+    {
+        for (var attempt = 0; ; attempt++)
+        {
+            var doc = Read(key, "Get");
+            if (doc is null)
+            {
+                return -1;
+            }
+
+            var length = LiteDbTable.ValueLength(doc);
+            if (length > destination.Length)
+            {
+                return length;
+            }
+
+            if (!LiteDbTable.IsChunked(doc))
+            {
+                LiteDbTable.InlineValue(doc).CopyTo(destination);
+                return length;
+            }
+
+            if (Copy(doc, destination, attempt))
+            {
+                return length;
+            }
+        }
+    }
+
+    protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Read(key, "HaveKey") is not null;
+
+    protected override void DeleteCore(ReadOnlySpan<byte> key)
+    {
+        var ticket = WriteLocked(key, default, static (table, key, _) =>
+        {
+            table.Delete(key);
+            return 0L;
+        }, "Delete", out _);
+        AfterCommit(ticket);
+    }
+
+    protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
+    {
+        var ticket = WriteLocked(start, end, static (table, start, end) => table.DeleteRange(start, end), "DeleteRange", out var removed);
+        AfterCommit(ticket);
+        return removed;
+    }
+
+    protected override IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly)
+    {
+        LiteDbScan scan;
+        try
+        {
+            scan = new LiteDbScan(_db.Table, start, end, keysOnly, UnderWriteLock);
+        }
+        catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
+        {
+            throw _errors.Translate(e, "Scanning");
+        }
+
+        var cursor = new LiteDbCursor(scan, e => LiteDbErrors.IsStoreFailure(e) ? _errors.Translate(e, "Scanning") : e, Forget);
+        lock (_cursors)
+        {
+            _cursors.Add(cursor);
+        }
+
+        return cursor;
+    }
+
+    protected override int WriteCore(WriteBatch batch)
+    {
+        var failed = -1;
+        long ticket;
+        EnterWriter();
+        try
+        {
+            ticket = Guarded("Write", () =>
+            {
+                var engine = _db.Engine;
+                engine.BeginTrans();
+                try
+                {
+                    failed = _db.Write(batch);
+                    if (failed >= 0)
+                    {
+                        engine.Rollback();
+                        return 0L;
+                    }
+
+                    engine.Commit();
+                }
+                catch
+                {
+                    Rollback(engine);
+                    throw;
+                }
+
+                return _db.Committed();
+            });
+        }
+        finally
+        {
+            Monitor.Exit(_writeLock);
+        }
+
+        if (failed >= 0)
+        {
+            return failed;
+        }
+
+        AfterCommit(ticket);
+        return -1;
+    }
+
+    protected override void CompactCore()
+    {
+        EnterWriter();
+        try
+        {
+            CloseCursors();
+            Guarded("Compact", () =>
+            {
+                _db = _db.Compact(_directory, _keys);
+                return 0;
+            });
+        }
+        finally
+        {
+            Monitor.Exit(_writeLock);
+        }
+    }
+
+    protected override void Dispose(bool disposing)
+    {
+        if (_backgroundSync is not null)
+        {
+            using var stopped = new ManualResetEvent(false);
+            if (_backgroundSync.Dispose(stopped))
+            {
+                stopped.WaitOne();
+            }
+        }
+
+        lock (_writeLock)
+        {
+            CloseCursors();
+            try
+            {
+                _db.Dispose();
+            }
+            catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
+            {
+                _logger.LogWarning(e, "Closing the LiteDb store at {Path} failed", _directory);
+            }
+            finally
+            {
+                _processLock.Dispose();
+            }
+        }
+    }
+
+    private static void Rollback(ILiteEngine engine)
+    {
+        try
+        {
+            engine.Rollback();
+        }
+        catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
+        {
+            // The original failure is the one to report.
+        }
+    }
+
+    // Runs one write in its own transaction under the write lock; returns the commit's sync ticket.
+    private long WriteLocked(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, LiteDbOperation operation, string name, out long result)
+    {
+        EnterWriter();
+        try
+        {
+            var engine = _db.Engine;
+            try
+            {
+                engine.BeginTrans();
+                try
+                {
+                    result = operation(_db.Table, first, second);
+                    engine.Commit();
+                }
+                catch
+                {
+                    Rollback(engine);
+                    throw;
+                }
+
+                return _db.Committed();
+            }
+            catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
+            {
+                throw _errors.Translate(e, name);
+            }
+        }
+        finally
+        {
+            Monitor.Exit(_writeLock);
+        }
+    }
+
+    private LiteDB.BsonDocument? Read(ReadOnlySpan<byte> key, string operation)
+    {
+        try
+        {
+            return _db.Table.Find(key);
+        }
+        catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
+        {
+            throw _errors.Translate(e, operation);
+        }
+    }
+
+    // Copies a chunked value; false when a concurrent overwrite removed its chunks (the caller reads the key again).
+    private bool Copy(LiteDB.BsonDocument doc, Span<byte> destination, int attempt)
+    {
+        bool copied;
+        try
+        {
+            copied = _db.Table.TryCopyValue(doc, destination);
+        }
+        catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
+        {
+            throw _errors.Translate(e, "Get");
+        }
+
+        if (!copied && attempt >= GetAttempts)
+        {
+            throw new StoreFormatException(StoreFailure.Corrupt, _directory, StoreBackend.LiteDb,
+                $"the chunks of a {destination.Length}-byte value stayed missing over {GetAttempts} reads.");
+        }
+
+        return copied;
+    }
+
+    private T Guarded<T>(string operation, Func<T> action)
+    {
+        try
+        {
+            return action();
+        }
+        catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
+        {
+            throw _errors.Translate(e, operation);
+        }
+    }
+
+    private void UnderWriteLock(Action action)
+    {
+        EnterWriter();
+        try
+        {
+            action();
+        }
+        finally
+        {
+            Monitor.Exit(_writeLock);
+        }
+    }
+
+    private void EnterWriter()
+    {
+        if (!Monitor.TryEnter(_writeLock, _timeout))
+        {
+            throw new StoreTimeoutException(_directory, StoreBackend.LiteDb, _timeout);
+        }
+
+        if (IsDisposed)
+        {
+            Monitor.Exit(_writeLock);
+            ThrowIfDisposed();
+        }
+    }
+
+    private void AfterCommit(long ticket)
+    {
+        if (_durability != Durability.Durable)
+        {
+            return;
+        }
+
+        try
+        {
+            _db.WaitUntilSynced(ticket);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new DataStoreException(StoreFailure.Io, _directory, StoreBackend.LiteDb,
+                $"the write was committed but syncing it to disk failed ({e.Message}); it survives a crash of this process but may not survive a power loss.", e);
+        }
+    }
+
+    private void SyncInBackground()
+    {
+        try
+        {
+            _db.SyncIfDirty();
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
+        {
+            _logger.LogWarning(e, "Background sync of the LiteDB log at {Path} failed; will retry", _directory);
+        }
+    }
+
+    private void Forget(LiteDbCursor cursor)
+    {
+        lock (_cursors)
+        {
+            _cursors.Remove(cursor);
+        }
+    }
+
+    private void CloseCursors()
+    {
+        LiteDbCursor[] open;
+        lock (_cursors)
+        {
+            open = [.. _cursors];
+        }
+
+        foreach (var cursor in open)
+        {
+            cursor.Dispose();
+        }
+    }
+}
