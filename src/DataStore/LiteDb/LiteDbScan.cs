@@ -14,7 +14,7 @@ internal sealed class LiteDbScan
     private const long BatchBytes = 4 << 20;
 
     private readonly object _gate = new();
-    private readonly LiteDbTable _table;
+    private LiteDbTable _table = null!;
     private readonly byte[] _start;
     private readonly byte[] _end;
     private readonly bool _keysOnly;
@@ -31,13 +31,13 @@ internal sealed class LiteDbScan
     private BsonDocument? _pending;
     private readonly Queue<KeyValuePair<byte[], byte[]>> _ready = new();
 
-    public LiteDbScan(LiteDbTable table, ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly, Action<Action> underWriteLock)
+    /// <summary>Starts the scan's thread and waits for its snapshot and first batch; <paramref name="table"/> is asked for under the write lock (Compact replaces it).</summary>
+    public LiteDbScan(Func<LiteDbTable> table, ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly, Action<Action> underWriteLock)
     {
-        _table = table;
         _start = start.ToArray();
         _end = end.ToArray();
         _keysOnly = keysOnly;
-        _thread = new Thread(() => Run(underWriteLock)) { IsBackground = true, Name = "DataStore LiteDb scan" };
+        _thread = new Thread(() => Run(table, underWriteLock)) { IsBackground = true, Name = "DataStore LiteDb scan" };
         _thread.Start();
         _firstBatch = Take(out _);
     }
@@ -83,6 +83,11 @@ internal sealed class LiteDbScan
         {
             while (_batch is null && _error is null)
             {
+                if (_closing)
+                {
+                    throw new ObjectDisposedException(nameof(IKeyValueCursor), "The scan was closed because its store was disposed.");
+                }
+
                 Monitor.Wait(_gate);
             }
 
@@ -100,14 +105,16 @@ internal sealed class LiteDbScan
         }
     }
 
-    private void Run(Action<Action> underWriteLock)
+    private void Run(Func<LiteDbTable> table, Action<Action> underWriteLock)
     {
-        var engine = _table.Engine;
+        LiteDB.Engine.LiteEngine? engine = null;
         var began = false;
         try
         {
             underWriteLock(() =>
             {
+                _table = table();
+                engine = _table.Engine;
                 began = engine.BeginTrans();
                 _table.Touch();
                 _reader = _table.Range(LiteDbKeys.LowId(_start), _end.Length == 0 ? null : LiteDbKeys.HighId(_end));
@@ -160,7 +167,7 @@ internal sealed class LiteDbScan
             _reader?.Dispose();
             if (began)
             {
-                engine.Rollback();
+                engine!.Rollback();
             }
         }
     }

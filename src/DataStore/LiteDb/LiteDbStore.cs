@@ -30,7 +30,7 @@ internal sealed class LiteDbStore : KeyValueStoreBase
     private readonly ILogger _logger;
     private readonly LiteDbProcessLock _processLock;
     private readonly Timer? _backgroundSync;
-    private LiteDbEngine _db;
+    private volatile LiteDbEngine _db;
 
     private LiteDbStore(string directory, Durability durability, DataStoreOptions options, LiteDbKeys keys, ILogger logger, LiteDbProcessLock processLock, LiteDbEngine db)
     {
@@ -93,7 +93,8 @@ internal sealed class LiteDbStore : KeyValueStoreBase
     {
         for (var attempt = 0; ; attempt++)
         {
-            var doc = Read(key, "Get");
+            var db = _db;
+            var doc = Read(db, key, "Get");
             if (doc is null)
             {
                 return false;
@@ -107,7 +108,7 @@ internal sealed class LiteDbStore : KeyValueStoreBase
 
             var length = LiteDbTable.ValueLength(doc);
             var span = destination.GetSpan(length)[..length];
-            if (Copy(doc, span, attempt))
+            if (Copy(db, doc, span, attempt))
             {
                 destination.Advance(length);
                 return true;
@@ -119,7 +120,8 @@ internal sealed class LiteDbStore : KeyValueStoreBase
     {
         for (var attempt = 0; ; attempt++)
         {
-            var doc = Read(key, "Get");
+            var db = _db;
+            var doc = Read(db, key, "Get");
             if (doc is null)
             {
                 return -1;
@@ -137,14 +139,14 @@ internal sealed class LiteDbStore : KeyValueStoreBase
                 return length;
             }
 
-            if (Copy(doc, destination, attempt))
+            if (Copy(db, doc, destination, attempt))
             {
                 return length;
             }
         }
     }
 
-    protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Read(key, "HaveKey") is not null;
+    protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Read(_db, key, "HaveKey") is not null;
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
     {
@@ -168,7 +170,7 @@ internal sealed class LiteDbStore : KeyValueStoreBase
         LiteDbScan scan;
         try
         {
-            scan = new LiteDbScan(_db.Table, start, end, keysOnly, UnderWriteLock);
+            scan = new LiteDbScan(() => _db.Table, start, end, keysOnly, UnderWriteLock);
         }
         catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
         {
@@ -234,7 +236,7 @@ internal sealed class LiteDbStore : KeyValueStoreBase
         EnterWriter();
         try
         {
-            CloseCursors();
+            WaitForCursors();
             Guarded("Compact", () =>
             {
                 _db = _db.Compact(_directory, _keys);
@@ -322,25 +324,38 @@ internal sealed class LiteDbStore : KeyValueStoreBase
         }
     }
 
-    private LiteDB.BsonDocument? Read(ReadOnlySpan<byte> key, string operation)
+    // Point reads take no lock; a read that fails because Compact replaced the engine under it runs again.
+    private LiteDB.BsonDocument? Read(LiteDbEngine db, ReadOnlySpan<byte> key, string operation)
     {
-        try
+        while (true)
         {
-            return _db.Table.Find(key);
-        }
-        catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
-        {
-            throw _errors.Translate(e, operation);
+            try
+            {
+                return db.Table.Find(key);
+            }
+            catch (Exception e) when (LiteDbErrors.IsStoreFailure(e) || e is ObjectDisposedException)
+            {
+                if (ReferenceEquals(db, _db) || IsDisposed)
+                {
+                    throw e is ObjectDisposedException ? e : _errors.Translate(e, operation);
+                }
+
+                db = _db;
+            }
         }
     }
 
     // Copies a chunked value; false when a concurrent overwrite removed its chunks (the caller reads the key again).
-    private bool Copy(LiteDB.BsonDocument doc, Span<byte> destination, int attempt)
+    private bool Copy(LiteDbEngine db, LiteDB.BsonDocument doc, Span<byte> destination, int attempt)
     {
         bool copied;
         try
         {
-            copied = _db.Table.TryCopyValue(doc, destination);
+            copied = db.Table.TryCopyValue(doc, destination);
+        }
+        catch (Exception e) when ((LiteDbErrors.IsStoreFailure(e) || e is ObjectDisposedException) && !ReferenceEquals(db, _db) && !IsDisposed)
+        {
+            return false; // Compact replaced the engine: read the key again
         }
         catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
         {
@@ -430,6 +445,25 @@ internal sealed class LiteDbStore : KeyValueStoreBase
         lock (_cursors)
         {
             _cursors.Remove(cursor);
+            Monitor.PulseAll(_cursors);
+        }
+    }
+
+    // Compact swaps the engine, so it waits (holding the write lock, so no scan starts) for open scans to close.
+    private void WaitForCursors()
+    {
+        var deadline = DateTime.UtcNow + _timeout;
+        lock (_cursors)
+        {
+            while (_cursors.Count > 0)
+            {
+                var left = deadline - DateTime.UtcNow;
+                if (left <= TimeSpan.Zero || !Monitor.Wait(_cursors, left) && _cursors.Count > 0)
+                {
+                    throw new DataStoreException(StoreFailure.Timeout, _directory, StoreBackend.LiteDb,
+                        $"Compact waited {_timeout.TotalSeconds:0.###} s for {_cursors.Count} open scan(s) to be disposed; dispose scans before compacting, or retry.");
+                }
+            }
         }
     }
 
