@@ -21,7 +21,7 @@ internal sealed class LiteDbStore : KeyValueStoreBase
     private const int GetAttempts = 100;
 
     private readonly object _writeLock = new();
-    private readonly HashSet<LiteDbCursor> _cursors = [];
+    private readonly LiteDbCursors _cursors = new();
     private readonly string _directory;
     private readonly Durability _durability;
     private readonly TimeSpan _timeout;
@@ -79,15 +79,12 @@ internal sealed class LiteDbStore : KeyValueStoreBase
         }
     }
 
-    protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
-    {
-        var ticket = WriteLocked(key, value, static (table, key, value) =>
+    protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) =>
+        Transact("Put", new LiteDbSpans(key, value), static (db, pair) =>
         {
-            table.Put(key, value);
-            return 0L;
-        }, "Put", out _);
-        AfterCommit(ticket);
-    }
+            db.Table.Put(pair.First, pair.Second);
+            return 0;
+        });
 
     protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {
@@ -148,22 +145,15 @@ internal sealed class LiteDbStore : KeyValueStoreBase
 
     protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Read(_db, key, "HaveKey") is not null;
 
-    protected override void DeleteCore(ReadOnlySpan<byte> key)
-    {
-        var ticket = WriteLocked(key, default, static (table, key, _) =>
+    protected override void DeleteCore(ReadOnlySpan<byte> key) =>
+        Transact("Delete", new LiteDbSpans(key, default), static (db, pair) =>
         {
-            table.Delete(key);
-            return 0L;
-        }, "Delete", out _);
-        AfterCommit(ticket);
-    }
+            db.Table.Delete(pair.First);
+            return 0;
+        });
 
-    protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
-    {
-        var ticket = WriteLocked(start, end, static (table, start, end) => table.DeleteRange(start, end), "DeleteRange", out var removed);
-        AfterCommit(ticket);
-        return removed;
-    }
+    protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end) =>
+        Transact("DeleteRange", new LiteDbSpans(start, end), static (db, range) => db.Table.DeleteRange(range.First, range.Second));
 
     protected override IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly)
     {
@@ -177,58 +167,13 @@ internal sealed class LiteDbStore : KeyValueStoreBase
             throw _errors.Translate(e, "Scanning");
         }
 
-        var cursor = new LiteDbCursor(scan, e => LiteDbErrors.IsStoreFailure(e) ? _errors.Translate(e, "Scanning") : e, Forget);
-        lock (_cursors)
-        {
-            _cursors.Add(cursor);
-        }
-
-        return cursor;
+        return _cursors.Add(scan, e => LiteDbErrors.IsStoreFailure(e) ? _errors.Translate(e, "Scanning") : e);
     }
 
     protected override int WriteCore(WriteBatch batch)
     {
-        var failed = -1;
-        long ticket;
-        EnterWriter();
-        try
-        {
-            ticket = Guarded("Write", () =>
-            {
-                var engine = _db.Engine;
-                engine.BeginTrans();
-                try
-                {
-                    failed = _db.Write(batch);
-                    if (failed >= 0)
-                    {
-                        engine.Rollback();
-                        return 0L;
-                    }
-
-                    engine.Commit();
-                }
-                catch
-                {
-                    Rollback(engine);
-                    throw;
-                }
-
-                return _db.Committed();
-            });
-        }
-        finally
-        {
-            Monitor.Exit(_writeLock);
-        }
-
-        if (failed >= 0)
-        {
-            return failed;
-        }
-
-        AfterCommit(ticket);
-        return -1;
+        var failed = Transact("Write", batch, static (db, batch) => db.Write(batch), isBatch: true);
+        return failed >= 0 ? (int)failed : -1;
     }
 
     protected override void CompactCore()
@@ -236,7 +181,12 @@ internal sealed class LiteDbStore : KeyValueStoreBase
         EnterWriter();
         try
         {
-            WaitForCursors();
+            if (!_cursors.WaitUntilNone(_timeout))
+            {
+                throw new DataStoreException(StoreFailure.Timeout, _directory, StoreBackend.LiteDb,
+                    $"Compact waited {_timeout.TotalSeconds:0.###} s for open scans to be disposed; dispose scans before compacting, or retry.");
+            }
+
             Guarded("Compact", () =>
             {
                 _db = _db.Compact(_directory, _keys);
@@ -262,7 +212,7 @@ internal sealed class LiteDbStore : KeyValueStoreBase
 
         lock (_writeLock)
         {
-            CloseCursors();
+            _cursors.CloseAll();
             try
             {
                 _db.Dispose();
@@ -290,38 +240,54 @@ internal sealed class LiteDbStore : KeyValueStoreBase
         }
     }
 
-    // Runs one write in its own transaction under the write lock; returns the commit's sync ticket.
-    private long WriteLocked(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, LiteDbOperation operation, string name, out long result)
+    /// <summary>
+    /// Runs <paramref name="body"/> in one LiteDB transaction under the write lock, commits it unless a batch's
+    /// body returns a failed precondition's index (0 or more), waits for LiteDB's log writer, then for the sync a
+    /// durable write needs. Returns the body's result (removed count, or -1 / the failed index for a batch).
+    /// </summary>
+    private long Transact<TState>(string operation, TState state, Func<LiteDbEngine, TState, long> body, bool isBatch = false)
+        where TState : allows ref struct
     {
+        long result;
+        long ticket;
         EnterWriter();
         try
         {
-            var engine = _db.Engine;
+            var db = _db;
             try
             {
-                engine.BeginTrans();
+                db.Engine.BeginTrans();
                 try
                 {
-                    result = operation(_db.Table, first, second);
-                    engine.Commit();
+                    result = body(db, state);
+                    if (isBatch && result >= 0)
+                    {
+                        db.Engine.Rollback();
+                        return result;
+                    }
+
+                    db.Engine.Commit();
                 }
                 catch
                 {
-                    Rollback(engine);
+                    Rollback(db.Engine);
                     throw;
                 }
 
-                return _db.Committed();
+                ticket = db.Committed();
             }
             catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
             {
-                throw _errors.Translate(e, name);
+                throw _errors.Translate(e, operation);
             }
         }
         finally
         {
             Monitor.Exit(_writeLock);
         }
+
+        AfterCommit(ticket);
+        return result;
     }
 
     // Point reads take no lock; a read that fails because Compact replaced the engine under it runs again.
@@ -437,47 +403,6 @@ internal sealed class LiteDbStore : KeyValueStoreBase
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
         {
             _logger.LogWarning(e, "Background sync of the LiteDB log at {Path} failed; will retry", _directory);
-        }
-    }
-
-    private void Forget(LiteDbCursor cursor)
-    {
-        lock (_cursors)
-        {
-            _cursors.Remove(cursor);
-            Monitor.PulseAll(_cursors);
-        }
-    }
-
-    // Compact swaps the engine, so it waits (holding the write lock, so no scan starts) for open scans to close.
-    private void WaitForCursors()
-    {
-        var deadline = DateTime.UtcNow + _timeout;
-        lock (_cursors)
-        {
-            while (_cursors.Count > 0)
-            {
-                var left = deadline - DateTime.UtcNow;
-                if (left <= TimeSpan.Zero || !Monitor.Wait(_cursors, left) && _cursors.Count > 0)
-                {
-                    throw new DataStoreException(StoreFailure.Timeout, _directory, StoreBackend.LiteDb,
-                        $"Compact waited {_timeout.TotalSeconds:0.###} s for {_cursors.Count} open scan(s) to be disposed; dispose scans before compacting, or retry.");
-                }
-            }
-        }
-    }
-
-    private void CloseCursors()
-    {
-        LiteDbCursor[] open;
-        lock (_cursors)
-        {
-            open = [.. _cursors];
-        }
-
-        foreach (var cursor in open)
-        {
-            cursor.Dispose();
         }
     }
 }
