@@ -25,6 +25,9 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
 
     private const int MaxCollisions = ushort.MaxValue;
 
+    [ThreadStatic]
+    private static BsonExpression? t_byId;
+
     /// <summary>Set once any value has been stored in chunks; until then an overwrite need not look for old chunks.</summary>
     public bool MayHoldChunks { get; set; } = true;
 
@@ -80,7 +83,11 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
 
     public BsonDocument? FindById(byte[] id)
     {
-        using var reader = engine.Query(Pairs, new Query { Where = { BsonExpression.Create("_id = @0", new BsonValue(id)) } });
+        // Parsing "_id = @0" builds an expression tree each time (LiteDB caches only the compiled delegate), so each
+        // thread keeps one parsed expression and sets its parameter; a thread runs one query at a time here.
+        var byId = t_byId ??= BsonExpression.Create("_id = @0", BsonValue.Null);
+        byId.Parameters["0"] = new BsonValue(id);
+        using var reader = engine.Query(Pairs, new Query { Where = { byId } });
         return reader.Read() ? reader.Current.AsDocument : null;
     }
 
