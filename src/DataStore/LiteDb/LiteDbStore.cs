@@ -91,7 +91,7 @@ internal sealed class LiteDbStore : KeyValueStoreBase
         for (var attempt = 0; ; attempt++)
         {
             var db = _db;
-            var doc = Read(db, key, "Get");
+            var doc = Read(db, key, "Get", static (table, key) => table.Find(key.First));
             if (doc is null)
             {
                 return false;
@@ -118,7 +118,7 @@ internal sealed class LiteDbStore : KeyValueStoreBase
         for (var attempt = 0; ; attempt++)
         {
             var db = _db;
-            var doc = Read(db, key, "Get");
+            var doc = Read(db, key, "Get", static (table, key) => table.Find(key.First));
             if (doc is null)
             {
                 return -1;
@@ -143,7 +143,7 @@ internal sealed class LiteDbStore : KeyValueStoreBase
         }
     }
 
-    protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Read(_db, key, "HaveKey") is not null;
+    protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Read(_db, key, "HaveKey", static (table, key) => table.Contains(key.First));
 
     protected override void DeleteCore(ReadOnlySpan<byte> key) =>
         Transact("Delete", new LiteDbSpans(key, default), static (db, pair) =>
@@ -291,13 +291,13 @@ internal sealed class LiteDbStore : KeyValueStoreBase
     }
 
     // Point reads take no lock; a read that fails because Compact replaced the engine under it runs again.
-    private LiteDB.BsonDocument? Read(LiteDbEngine db, ReadOnlySpan<byte> key, string operation)
+    private T Read<T>(LiteDbEngine db, ReadOnlySpan<byte> key, string operation, Func<LiteDbTable, LiteDbSpans, T> read)
     {
         while (true)
         {
             try
             {
-                return db.Table.Find(key);
+                return read(db.Table, new LiteDbSpans(key, default));
             }
             catch (Exception e) when (LiteDbErrors.IsStoreFailure(e) || e is ObjectDisposedException)
             {

@@ -28,6 +28,9 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
     [ThreadStatic]
     private static BsonExpression? t_byId;
 
+    [ThreadStatic]
+    private static BsonExpression? t_idOnly;
+
     /// <summary>Set once any value has been stored in chunks; until then an overwrite need not look for old chunks.</summary>
     public bool MayHoldChunks { get; set; } = true;
 
@@ -79,6 +82,21 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
         }
 
         return null;
+    }
+
+    /// <summary>True when <paramref name="key"/> is present; a short key is looked up in the index alone, without reading its document.</summary>
+    public bool Contains(ReadOnlySpan<byte> key)
+    {
+        if (LiteDbKeys.IsLong(key))
+        {
+            return Find(key) is not null;
+        }
+
+        // Selecting only _id, which the query also filters on, lets LiteDB answer from the index (IsIndexKeyOnly).
+        var byId = t_byId ??= BsonExpression.Create("_id = @0", BsonValue.Null);
+        byId.Parameters["0"] = new BsonValue(key.ToArray());
+        using var reader = engine.Query(Pairs, new Query { Where = { byId }, Select = t_idOnly ??= BsonExpression.Create("$._id") });
+        return reader.Read();
     }
 
     public BsonDocument? FindById(byte[] id)
