@@ -6,12 +6,11 @@ namespace DataStore.LiteDb;
 /// <summary>
 /// The store's two collections: <c>kv</c>, one document per key (<c>_id</c>, <c>k</c> the whole key when it is
 /// long, <c>v</c> the value when it fits inline, else <c>b</c> a blob id and <c>n</c> its length), and
-/// <c>chunks</c>, 1 MiB pieces of the larger values (<c>_id</c> = blob id + 4-byte big-endian index, <c>d</c>).
+/// <c>chunks</c>, the larger values in pieces (<see cref="LiteDbChunks"/>).
 /// </summary>
 /// <remarks>
 /// Reads run in whatever LiteDB transaction the calling thread has (a query opens its own otherwise). Writes must
-/// run inside the writer's explicit transaction. Blob ids are random and never reused, so a value's chunks are
-/// complete exactly when all of them are found.
+/// run inside the writer's explicit transaction. 
 /// </remarks>
 internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
 {
@@ -21,9 +20,9 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
     /// <summary>A pair whose key and value together fit in this many bytes is stored in one document.</summary>
     public const int InlineLimit = 1 << 20;
 
-    public const int ChunkSize = 1 << 20;
-
     private const int MaxCollisions = ushort.MaxValue;
+
+    private readonly LiteDbChunks _chunks = new(engine);
 
     [ThreadStatic]
     private static BsonExpression? t_byId;
@@ -129,53 +128,13 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
 
     public static bool IsChunked(BsonDocument doc) => !doc.ContainsKey("v");
 
+    /// <summary>Copies a document's value into <paramref name="destination"/>; false when its chunks are gone (see <see cref="LiteDbChunks.TryCopy"/>).</summary>
+    public bool TryCopyValue(BsonDocument doc, Span<byte> destination) => _chunks.TryCopy(doc, destination);
+
     public static int ValueLength(BsonDocument doc) => IsChunked(doc) ? doc["n"].AsInt32 : doc["v"].AsBinary.Length;
 
     /// <summary>The inline value of a document that is not chunked.</summary>
     public static byte[] InlineValue(BsonDocument doc) => doc["v"].AsBinary;
-
-    /// <summary>
-    /// Copies a document's value into <paramref name="destination"/> (at least <see cref="ValueLength"/> long);
-    /// false when its chunks are gone (the key was overwritten after the document was read).
-    /// </summary>
-    public bool TryCopyValue(BsonDocument doc, Span<byte> destination)
-    {
-        if (!IsChunked(doc))
-        {
-            doc["v"].AsBinary.CopyTo(destination);
-            return true;
-        }
-
-        var blob = doc["b"].AsBinary;
-        var length = doc["n"].AsInt32;
-        var count = ChunkCount(length);
-        var copied = 0;
-        var expected = 0;
-        using var reader = engine.Query(Chunks, new Query
-        {
-            Where = { BsonExpression.Create("_id BETWEEN @0 AND @1", new BsonValue(ChunkId(blob, 0)), new BsonValue(ChunkId(blob, count - 1))) },
-        });
-        while (reader.Read())
-        {
-            var chunk = reader.Current.AsDocument;
-            if (!chunk["_id"].AsBinary.AsSpan().SequenceEqual(ChunkId(blob, expected)))
-            {
-                return false;
-            }
-
-            var data = chunk["d"].AsBinary;
-            if (copied + data.Length > length)
-            {
-                return false;
-            }
-
-            data.CopyTo(destination[copied..]);
-            copied += data.Length;
-            expected++;
-        }
-
-        return expected == count && copied == length;
-    }
 
     /// <summary>Inserts or overwrites a pair. Call inside the writer's transaction.</summary>
     public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
@@ -196,7 +155,7 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
 
         if (old is not null)
         {
-            DeleteChunks(old);
+            _chunks.Delete(old);
         }
 
         var doc = new BsonDocument { ["_id"] = new BsonValue(id) };
@@ -211,15 +170,8 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
         }
         else
         {
-            var blob = Guid.NewGuid().ToByteArray();
             MayHoldChunks = true;
-            for (var i = 0; i * (long)ChunkSize < value.Length; i++)
-            {
-                var piece = value.Slice(i * ChunkSize, Math.Min(ChunkSize, value.Length - (i * ChunkSize)));
-                engine.Insert(Chunks, [new BsonDocument { ["_id"] = new BsonValue(ChunkId(blob, i)), ["d"] = new BsonValue(piece.ToArray()) }], BsonAutoId.ObjectId);
-            }
-
-            doc["b"] = new BsonValue(blob);
+            doc["b"] = new BsonValue(_chunks.Write(value));
             doc["n"] = new BsonValue(value.Length);
         }
 
@@ -237,7 +189,7 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
 
         if (Find(key) is { } doc)
         {
-            DeleteChunks(doc);
+            _chunks.Delete(doc);
             engine.Delete(Pairs, [doc["_id"]]);
         }
     }
@@ -268,7 +220,7 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
 
         foreach (var doc in chunked)
         {
-            DeleteChunks(doc);
+            _chunks.Delete(doc);
         }
 
         return ids.Count == 0 ? 0 : engine.Delete(Pairs, ids);
@@ -294,29 +246,7 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
         }
 
         var value = new byte[expected.Length];
-        return TryCopyValue(doc, value) && value.AsSpan().SequenceEqual(expected);
-    }
-
-    private static int ChunkCount(int length) => (int)((length + (long)ChunkSize - 1) / ChunkSize);
-
-    private static byte[] ChunkId(byte[] blob, int index)
-    {
-        var id = new byte[blob.Length + 4];
-        blob.CopyTo(id, 0);
-        System.Buffers.Binary.BinaryPrimitives.WriteInt32BigEndian(id.AsSpan(blob.Length), index);
-        return id;
-    }
-
-    private void DeleteChunks(BsonDocument doc)
-    {
-        if (!IsChunked(doc))
-        {
-            return;
-        }
-
-        var blob = doc["b"].AsBinary;
-        var count = ChunkCount(doc["n"].AsInt32);
-        engine.Delete(Chunks, Enumerable.Range(0, count).Select(i => new BsonValue(ChunkId(blob, i))));
+        return _chunks.TryCopy(doc, value) && value.AsSpan().SequenceEqual(expected);
     }
 
     /// <summary>The documents whose long keys share <paramref name="key"/>'s run and hash.</summary>
