@@ -18,6 +18,6 @@ public enum StoreBackend
     /// <summary>Plain files, one per key, in directories ordered by key bytes; shared across processes through file locks.</summary>
     FileSystem = 4,
 
-    /// <summary>LiteDB (not available in this version).</summary>
+    /// <summary>LiteDB 5 in direct mode, one collection keyed by the binary key; one process at a time (ADR 0009).</summary>
     LiteDb = 5,
 }

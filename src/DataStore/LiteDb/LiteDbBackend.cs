@@ -3,13 +3,13 @@ using Microsoft.Extensions.Logging;
 
 namespace DataStore.LiteDb;
 
-/// <summary>Opens LiteDb stores (not built yet: unavailable).</summary>
+/// <summary>Opens LiteDB stores; always available (LiteDB is managed code).</summary>
 internal sealed class LiteDbBackend : IBackendFactory
 {
     public static readonly LiteDbBackend Instance = new();
 
-    public bool IsAvailable => false;
+    public bool IsAvailable => true;
 
     public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger) =>
-        throw new NotSupportedException("The LiteDb backend is not built yet.");
+        LiteDbStore.Open(directory, durability, options, logger);
 }

@@ -1,0 +1,110 @@
+using Microsoft.Win32.SafeHandles;
+
+namespace DataStore.LiteDb;
+
+/// <summary>
+/// One of LiteDB's files (data or log) as the <see cref="Stream"/> LiteDB is given: unbuffered positional reads
+/// and writes, and a <see cref="Flush()"/> whose meaning the store decides.
+/// </summary>
+/// <remarks>
+/// LiteDB calls <c>Flush()</c> on a stream it was given (it fsyncs only its own <see cref="FileStream"/>s). The
+/// data file fsyncs there, and first fsyncs the log when the log holds unsynced writes, so a checkpoint never
+/// overwrites data pages before the log that holds them is durable. The log does not sync on <c>Flush()</c>:
+/// the store syncs it (<see cref="Sync"/>) before a durable write returns and in the background.
+/// LiteDB wraps each stream in its own lock, so <see cref="Position"/> is never used by two threads at once.
+/// </remarks>
+internal sealed class LiteDbFile : Stream
+{
+    private readonly FileStream _file;
+    private readonly SafeFileHandle _handle;
+    private readonly LiteDbFile? _logBeforeMe;
+    private long _position;
+    private volatile bool _dirty;
+
+    private LiteDbFile(FileStream file, LiteDbFile? logBeforeMe)
+    {
+        _file = file;
+        _handle = file.SafeFileHandle;
+        _logBeforeMe = logBeforeMe;
+    }
+
+    /// <summary>Opens or creates the log file.</summary>
+    public static LiteDbFile OpenLog(string path) => new(Open(path), null);
+
+    /// <summary>Opens or creates the data file, which syncs <paramref name="log"/> before it is overwritten.</summary>
+    public static LiteDbFile OpenData(string path, LiteDbFile log) => new(Open(path), log);
+
+    public override bool CanRead => true;
+
+    public override bool CanSeek => true;
+
+    public override bool CanWrite => true;
+
+    public override long Length => RandomAccess.GetLength(_handle);
+
+    public override long Position
+    {
+        get => _position;
+        set => _position = value;
+    }
+
+    /// <summary>Fsyncs the file when it was written since its last sync.</summary>
+    public void Sync()
+    {
+        if (_dirty)
+        {
+            _dirty = false;
+            _file.Flush(flushToDisk: true);
+        }
+    }
+
+    public override int Read(byte[] buffer, int offset, int count)
+    {
+        var read = RandomAccess.Read(_handle, buffer.AsSpan(offset, count), _position);
+        _position += read;
+        return read;
+    }
+
+    public override void Write(byte[] buffer, int offset, int count)
+    {
+        _logBeforeMe?.Sync();
+        RandomAccess.Write(_handle, new ReadOnlySpan<byte>(buffer, offset, count), _position);
+        _position += count;
+        _dirty = true; // after the write, so a sync that clears the flag has the write to cover
+    }
+
+    public override void Flush()
+    {
+        if (_logBeforeMe is not null)
+        {
+            Sync();
+        }
+    }
+
+    public override long Seek(long offset, SeekOrigin origin) => _position = origin switch
+    {
+        SeekOrigin.Begin => offset,
+        SeekOrigin.Current => _position + offset,
+        _ => Length + offset,
+    };
+
+    public override void SetLength(long value)
+    {
+        _logBeforeMe?.Sync();
+        RandomAccess.SetLength(_handle, value);
+        _dirty = true;
+    }
+
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _file.Dispose();
+        }
+
+        base.Dispose(disposing);
+    }
+
+    private static FileStream Open(string path) =>
+        new(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.ReadWrite, bufferSize: 0, FileOptions.RandomAccess);
+}

@@ -1,0 +1,58 @@
+using System.Reflection;
+using LiteDB.Engine;
+
+namespace DataStore.LiteDb;
+
+/// <summary>
+/// Waits until LiteDB's log writer has written every committed page to the log file. LiteDB 5 returns from a
+/// commit with the pages only queued for its writer thread, so a process killed right after would lose an
+/// acknowledged write; the store waits here before acknowledging. LiteDB has no public way to wait, so this
+/// reaches its internal queue (<c>LiteEngine._disk.Queue.Value</c>) once, at open; the package version is pinned.
+/// </summary>
+internal sealed class LiteDbWriterQueue
+{
+    private static readonly TimeSpan Poll = TimeSpan.FromMilliseconds(200);
+
+    private readonly ManualResetEventSlim _empty;
+    private readonly object _queue;
+    private readonly FieldInfo _failure;
+
+    private LiteDbWriterQueue(ManualResetEventSlim empty, object queue, FieldInfo failure)
+    {
+        _empty = empty;
+        _queue = queue;
+        _failure = failure;
+    }
+
+    /// <summary>Finds the queue of <paramref name="engine"/>; throws <see cref="MissingMemberException"/> when this LiteDB build differs.</summary>
+    public static LiteDbWriterQueue Of(LiteEngine engine)
+    {
+        const BindingFlags Instance = BindingFlags.Instance | BindingFlags.NonPublic | BindingFlags.Public;
+        var disk = typeof(LiteEngine).GetField("_disk", Instance)?.GetValue(engine) ?? throw Missing("LiteEngine._disk");
+        var lazy = disk.GetType().GetProperty("Queue", Instance)?.GetValue(disk) ?? throw Missing("DiskService.Queue");
+        var queue = lazy.GetType().GetProperty("Value")?.GetValue(lazy) ?? throw Missing("Lazy<DiskWriterQueue>.Value");
+        var empty = queue.GetType().GetField("_queueIsEmpty", Instance)?.GetValue(queue) as ManualResetEventSlim ?? throw Missing("DiskWriterQueue._queueIsEmpty");
+        var failure = queue.GetType().GetField("_exception", Instance) ?? throw Missing("DiskWriterQueue._exception");
+        return new LiteDbWriterQueue(empty, queue, failure);
+    }
+
+    /// <summary>Returns once the queue is empty; throws the writer's failure if it stopped.</summary>
+    public void Wait()
+    {
+        while (!_empty.Wait(Poll))
+        {
+            if (_failure.GetValue(_queue) is Exception failure)
+            {
+                throw new IOException($"LiteDB's log writer failed: {failure.Message}", failure);
+            }
+        }
+
+        if (_failure.GetValue(_queue) is Exception failed)
+        {
+            throw new IOException($"LiteDB's log writer failed: {failed.Message}", failed);
+        }
+    }
+
+    private static MissingMemberException Missing(string member) =>
+        new($"LiteDB {typeof(LiteEngine).Assembly.GetName().Version} lacks {member}; the LiteDb backend is built for LiteDB 5.0.20.");
+}
