@@ -15,10 +15,12 @@ public sealed class LmdbLockWaitTests : IDisposable
         using var holder = HoldWriteLock(milliseconds: 1500);
         using var store = Open(TimeSpan.FromSeconds(30));
 
+        var clock = System.Diagnostics.Stopwatch.StartNew();
         store.Put("a"u8, "1"u8);
+        Assert.True(clock.ElapsedMilliseconds >= 500, $"the write returned after {clock.ElapsedMilliseconds} ms, while another process held the lock");
         store.Write(new WriteBatch().RequireAbsent("b"u8).Put("b"u8, "2"u8));
 
-        Assert.NotNull(holder.LastLine("RELEASED"));
+        holder.WaitForLine(l => l == "RELEASED", TimeSpan.FromSeconds(30));
         StoreAssert.Holds(store, "a"u8.ToArray(), "1"u8.ToArray());
         StoreAssert.Holds(store, "b"u8.ToArray(), "2"u8.ToArray());
     }
