@@ -13,12 +13,14 @@ public sealed class LmdbLockWaitTests : IDisposable
     public void A_write_waits_for_another_process_to_release_the_lock_and_then_succeeds()
     {
         using var holder = HoldWriteLock(milliseconds: 1500);
+        var clock = System.Diagnostics.Stopwatch.StartNew();           // the holder keeps the lock 1.5 s from now (less the pipe's delay)
         using var store = Open(TimeSpan.FromSeconds(30));
 
         store.Put("a"u8, "1"u8);
+        Assert.True(clock.ElapsedMilliseconds >= 1000, $"the write returned {clock.ElapsedMilliseconds} ms after the other process took the lock for 1500 ms");
         store.Write(new WriteBatch().RequireAbsent("b"u8).Put("b"u8, "2"u8));
 
-        Assert.NotNull(holder.LastLine("RELEASED"));
+        holder.WaitForLine(l => l == "RELEASED", TimeSpan.FromSeconds(30));
         StoreAssert.Holds(store, "a"u8.ToArray(), "1"u8.ToArray());
         StoreAssert.Holds(store, "b"u8.ToArray(), "2"u8.ToArray());
     }
