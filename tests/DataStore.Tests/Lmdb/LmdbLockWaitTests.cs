@@ -10,14 +10,16 @@ public sealed class LmdbLockWaitTests : IDisposable
     private string StorePath => _directory.Sub("store");
 
     [Fact]
-    public void A_write_waits_for_another_process_to_release_the_lock_and_then_succeeds()
+    public async Task A_write_waits_for_another_process_to_release_the_lock_and_then_succeeds()
     {
-        using var holder = HoldWriteLock(milliseconds: 1500);
-        var clock = System.Diagnostics.Stopwatch.StartNew();           // the holder keeps the lock 1.5 s from now (less the pipe's delay)
+        using var holder = HoldWriteLock(milliseconds: 4000);
         using var store = Open(TimeSpan.FromSeconds(30));
 
-        store.Put("a"u8, "1"u8);
-        Assert.True(clock.ElapsedMilliseconds >= 1000, $"the write returned {clock.ElapsedMilliseconds} ms after the other process took the lock for 1500 ms");
+        // The put cannot finish while the other process holds the lock; a slow machine only makes it finish later.
+        var put = Task.Run(() => store.Put("a"u8, "1"u8), TestContext.Current.CancellationToken);
+        await Task.Delay(300, TestContext.Current.CancellationToken);
+        Assert.False(put.IsCompleted, "the write finished while another process held the writer lock");
+        await put.WaitAsync(TimeSpan.FromSeconds(30), TestContext.Current.CancellationToken);
         store.Write(new WriteBatch().RequireAbsent("b"u8).Put("b"u8, "2"u8));
 
         holder.WaitForLine(l => l == "RELEASED", TimeSpan.FromSeconds(30));
