@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using DataStore.Sync;
 
 namespace DataStore.Lmdb;
 
@@ -16,7 +17,7 @@ internal sealed partial class LmdbEnvironment
     /// <summary>
     /// Runs one write transaction behind the writer locks, growing the map and retrying when it fills, and commits it
     /// without syncing. Returns the operation's result (keys removed, or a failed precondition's index, or -1) and the
-    /// commit's ticket for <see cref="LmdbSyncGroup.WaitUntilSynced"/> (0 when nothing was committed).
+    /// commit's ticket for <see cref="GroupSync.WaitUntilSynced"/> (0 when nothing was committed).
     /// </summary>
     public long Write(LmdbErrors errors, bool durable, LmdbWriteKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, WriteBatch? batch, out long ticket)
     {

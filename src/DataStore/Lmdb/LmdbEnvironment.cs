@@ -1,3 +1,5 @@
+using DataStore.Sync;
+
 namespace DataStore.Lmdb;
 
 /// <summary>
@@ -42,7 +44,8 @@ internal sealed partial class LmdbEnvironment
         _dataFile = System.IO.Path.Combine(directory, DataFile);
         _writerFile = writerFile;
         _openFile = openFile;
-        Sync = new LmdbSyncGroup(() => _env);
+        // One mdb_env_sync covers every commit made before it began.
+        Sync = new GroupSync(() => LmdbException.Check(LmdbNative.EnvSync(_env, 1)));
     }
 
     public string Directory { get; }
@@ -55,7 +58,8 @@ internal sealed partial class LmdbEnvironment
     /// <summary>Keeps the map still while threads read through it.</summary>
     public LmdbMapGate Gate { get; } = new();
 
-    public LmdbSyncGroup Sync { get; }
+    /// <summary>Syncs the environment with group commit: durable writers share one <c>mdb_env_sync</c>.</summary>
+    public GroupSync Sync { get; }
 
     /// <summary>The size of the memory map now, in bytes.</summary>
     public long MapSize

@@ -1,12 +1,13 @@
-namespace DataStore.Lmdb;
+namespace DataStore.Sync;
 
 /// <summary>
-/// Syncs an environment's committed transactions to disk with group commit: every commit made before a sync began
-/// is covered by it, so concurrent durable writers share one <c>mdb_env_sync</c>. Commits are made with
-/// <c>MDB_NOSYNC</c>; durable writers wait in <see cref="WaitUntilSynced"/>, Relaxed stores call
+/// Group commit: every commit recorded before a sync began is covered by it, so concurrent durable writers share one
+/// sync instead of paying one each. Durable writers wait in <see cref="WaitUntilSynced"/>; Relaxed stores call
 /// <see cref="SyncIfDirty"/> from a timer.
 /// </summary>
-internal sealed class LmdbSyncGroup(Func<nint> env)
+/// <remarks>The sync action runs outside the gate, so later committers queue behind it; an exception it throws reaches
+/// the writer that led that sync, and the commits it covered stay unsynced for the next leader.</remarks>
+internal sealed class GroupSync(Action sync)
 {
     private readonly object _gate = new();
     private long _committed;
@@ -16,10 +17,7 @@ internal sealed class LmdbSyncGroup(Func<nint> env)
     /// <summary>Records a commit and returns its ticket for <see cref="WaitUntilSynced"/>; call right after the commit.</summary>
     public long Committed() => Interlocked.Increment(ref _committed);
 
-    /// <summary>True when something was committed since the last sync.</summary>
-    public bool Dirty => Volatile.Read(ref _synced) < Volatile.Read(ref _committed);
-
-    /// <summary>Returns once a sync that started after commit <paramref name="ticket"/> has finished; throws <see cref="LmdbException"/> when it failed.</summary>
+    /// <summary>Returns once a sync that started after commit <paramref name="ticket"/> has finished.</summary>
     public void WaitUntilSynced(long ticket)
     {
         lock (_gate)
@@ -37,16 +35,12 @@ internal sealed class LmdbSyncGroup(Func<nint> env)
         }
     }
 
-    /// <summary>Syncs when anything was committed since the last sync.</summary>
+    /// <summary>Syncs when anything was committed since the last sync (the background flush of a Relaxed store).</summary>
     public void SyncIfDirty()
     {
         lock (_gate)
         {
-            while (_syncing)
-            {
-                Monitor.Wait(_gate);
-            }
-
+            WaitForSyncInProgress();
             if (_synced < Volatile.Read(ref _committed))
             {
                 SyncAsLeader();
@@ -54,39 +48,41 @@ internal sealed class LmdbSyncGroup(Func<nint> env)
         }
     }
 
-    /// <summary>Runs <paramref name="action"/> with no sync in progress and none starting (to replace the environment).</summary>
+    /// <summary>Runs <paramref name="action"/> with no sync in progress and none starting (to close or replace what is synced).</summary>
     public void RunBetweenSyncs(Action action)
     {
         lock (_gate)
         {
-            while (_syncing)
-            {
-                Monitor.Wait(_gate);
-            }
-
+            WaitForSyncInProgress();
             action();
         }
     }
 
-    // Called holding the gate; releases it while the fsync runs so later committers queue behind it.
+    private void WaitForSyncInProgress()
+    {
+        while (_syncing)
+        {
+            Monitor.Wait(_gate);
+        }
+    }
+
+    // Called holding the gate; releases it while the sync runs so later committers can queue behind it.
     private void SyncAsLeader()
     {
         _syncing = true;
         var target = Volatile.Read(ref _committed);
         try
         {
-            int rc;
             Monitor.Exit(_gate);
             try
             {
-                rc = LmdbNative.EnvSync(env(), 1);
+                sync();
             }
             finally
             {
                 Monitor.Enter(_gate);
             }
 
-            LmdbException.Check(rc);
             _synced = Math.Max(_synced, target);
         }
         finally
