@@ -47,7 +47,7 @@ internal sealed class LiteDbEngine : IDisposable
         return _sync.Committed();
     }
 
-    public void WaitUntilSynced(long ticket) => _sync.WaitUntilSynced(ticket);
+    public void WaitUntilSynced(long ticket, string directory, StoreBackend backend) => _sync.WaitUntilSynced(ticket, directory, backend);
 
     public void SyncIfDirty() => _sync.SyncIfDirty();
 

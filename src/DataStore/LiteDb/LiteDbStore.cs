@@ -383,15 +383,7 @@ internal sealed class LiteDbStore : KeyValueStoreBase
             return;
         }
 
-        try
-        {
-            _db.WaitUntilSynced(ticket);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            throw new DataStoreException(StoreFailure.Io, _directory, StoreBackend.LiteDb,
-                $"the write was committed but syncing it to disk failed ({e.Message}); it survives a crash of this process but may not survive a power loss.", e);
-        }
+        _db.WaitUntilSynced(ticket, _directory, StoreBackend.LiteDb);
     }
 
     private void SyncInBackground()

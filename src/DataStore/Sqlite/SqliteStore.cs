@@ -224,15 +224,7 @@ internal sealed class SqliteStore : KeyValueStoreBase
             return;
         }
 
-        try
-        {
-            _walSync.WaitUntilSynced(ticket);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            throw new DataStoreException(StoreFailure.Io, _directory, StoreBackend.Sqlite,
-                $"the write was committed but syncing it to disk failed ({e.Message}); it survives a crash of this process but may not survive a power loss.", e);
-        }
+        _walSync.WaitUntilSynced(ticket, _directory, StoreBackend.Sqlite);
     }
 
     private void SyncInBackground()

@@ -30,7 +30,19 @@ internal sealed class WalFileSync : IDisposable
     public long Committed() => _group.Committed();
 
     /// <summary>Returns once a sync that started after commit <paramref name="ticket"/> has finished.</summary>
-    public void WaitUntilSynced(long ticket) => _group.WaitUntilSynced(ticket);
+    /// <exception cref="DataStoreException">The sync failed: the write is committed but may not survive a power loss; names the store.</exception>
+    public void WaitUntilSynced(long ticket, string directory, StoreBackend backend)
+    {
+        try
+        {
+            _group.WaitUntilSynced(ticket);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new DataStoreException(StoreFailure.Io, directory, backend,
+                $"the write was committed but syncing it to disk failed ({e.Message}); it survives a crash of this process but may not survive a power loss.", e);
+        }
+    }
 
     /// <summary>Syncs when anything was committed since the last sync (the background flush of a Relaxed store).</summary>
     public void SyncIfDirty() => _group.SyncIfDirty();
