@@ -201,6 +201,17 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     /// <summary>Gives free space back to the file system.</summary>
     protected abstract void CompactCore();
 
+    /// <summary>
+    /// Writes a consistent copy of the store into the empty directory <paramref name="destination"/> (manifest
+    /// included, so it opens as a normal store) while other threads and processes keep writing.
+    /// </summary>
+    /// <exception cref="NotSupportedException">The backend has no online copy.</exception>
+    internal virtual void BackupCore(string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
+        throw new NotSupportedException($"The {Backend} backend cannot back up a store yet.");
+
+    /// <summary>Runs the engine's own integrity check and returns what it found wrong, one sentence each (empty when nothing).</summary>
+    internal virtual IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) => [];
+
     [DoesNotReturn]
     private void ThrowDisposed() =>
         throw new ObjectDisposedException(GetType().Name, $"The {Backend} store at '{Path}' has been disposed.");
