@@ -1,27 +1,24 @@
-using System.Runtime.InteropServices;
+using DataStore.Lmdb;
 
 namespace DataStore.TestHost;
 
-/// <summary>Holds the LMDB backend's cross-process writer lock (an exclusive flock on its side file), as a busy writer process would.</summary>
-internal static partial class LmdbWriteLock
+/// <summary>Holds the LMDB backend's cross-process writer lock, as a busy writer process would.</summary>
+internal static class LmdbWriteLock
 {
-    private const int LockExclusive = 2;
-
     public static int Hold(string storePath, int milliseconds)
     {
-        using var file = new FileStream(Path.Combine(storePath, "lmdb-writer.lock"), FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.ReadWrite);
-        if (Flock((int)file.SafeFileHandle.DangerousGetHandle(), LockExclusive) != 0)
+        var errors = new LmdbErrors(storePath, TimeSpan.FromSeconds(30));
+        using var writers = LmdbWriterLock.Open(storePath, errors);
+        if (!writers.TryTake(errors.Timeout))
         {
-            Console.WriteLine($"FAILED errno {Marshal.GetLastPInvokeError()}");
+            Console.WriteLine("FAILED to take the writer lock");
             return 1;
         }
 
         Console.WriteLine("LOCKED");
         Thread.Sleep(milliseconds);
+        writers.Release();
         Console.WriteLine("RELEASED");
         return 0;
     }
-
-    [DllImport("libc", EntryPoint = "flock", SetLastError = true)]
-    private static extern int Flock(int fd, int operation);
 }

@@ -6,9 +6,9 @@ internal sealed partial class LmdbEnvironment
 {
     private static LmdbEnvironment Open(string directory, LmdbErrors errors, long initialMapSize)
     {
-        var (writerFile, openFile) = StoreFiles.Guard(directory, StoreBackend.Lmdb, () =>
+        var (writers, openFile) = StoreFiles.Guard(directory, StoreBackend.Lmdb, () =>
         {
-            var writer = new LmdbFileLock(System.IO.Path.Combine(directory, WriterLockFile));
+            var writer = LmdbWriterLock.Open(directory, errors);
             try
             {
                 return (writer, new LmdbFileLock(System.IO.Path.Combine(directory, OpenLockFile)));
@@ -20,7 +20,7 @@ internal sealed partial class LmdbEnvironment
             }
         });
 
-        var environment = new LmdbEnvironment(directory, writerFile, openFile);
+        var environment = new LmdbEnvironment(directory, writers, openFile);
         try
         {
             // Every process holds the open lock shared; Compact takes it exclusive to replace the data file.
@@ -42,7 +42,7 @@ internal sealed partial class LmdbEnvironment
         catch
         {
             environment.CloseEnvironment();
-            writerFile.Dispose();
+            writers.Dispose();
             openFile.Dispose();
             throw;
         }
@@ -121,7 +121,7 @@ internal sealed partial class LmdbEnvironment
 
         try
         {
-            if (!_writerFile.TryTake(exclusive: true, Left(errors, clock)))
+            if (!TakeWriters(errors, Left(errors, clock)))
             {
                 throw errors.TimedOut();
             }
@@ -146,7 +146,7 @@ internal sealed partial class LmdbEnvironment
             }
             finally
             {
-                _writerFile.Release();
+                _writers.Release();
             }
         }
         finally

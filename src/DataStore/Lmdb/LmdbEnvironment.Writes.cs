@@ -30,7 +30,7 @@ internal sealed partial class LmdbEnvironment
         try
         {
             var left = errors.Timeout - clock.Elapsed;
-            if (!_writerFile.TryTake(exclusive: true, left < TimeSpan.Zero ? TimeSpan.Zero : left))
+            if (!TakeWriters(errors, left < TimeSpan.Zero ? TimeSpan.Zero : left))
             {
                 throw errors.TimedOut();
             }
@@ -42,12 +42,25 @@ internal sealed partial class LmdbEnvironment
             }
             finally
             {
-                _writerFile.Release();
+                _writers.Release();
             }
         }
         finally
         {
             Monitor.Exit(_writeLock);
+        }
+    }
+
+    /// <summary>Takes the cross-process writer lock (the in-process one is held), waiting at most <paramref name="timeout"/>.</summary>
+    private bool TakeWriters(LmdbErrors errors, TimeSpan timeout)
+    {
+        try
+        {
+            return _writers.TryTake(timeout);
+        }
+        catch (LmdbException e)
+        {
+            throw errors.Translate(e.Code, "taking the writer lock");
         }
     }
 

@@ -8,7 +8,7 @@ namespace DataStore.Lmdb;
 /// transactions and the group sync. See ADR 0006.
 /// </summary>
 /// <remarks>
-/// Writes run one at a time behind an in-process lock and a cross-process file lock, both waited on with the
+/// Writes run one at a time behind an in-process lock and a cross-process writer lock, both waited on with the
 /// configured timeout, then LMDB's own writer mutex (which then never waits long). A write that fills the map grows
 /// it and retries; a read that finds another process grew it adopts the new size. Resizing remaps, so it waits
 /// (through <see cref="Gate"/>) until no thread is inside LMDB's map; open scans do not count, since they copy each
@@ -19,7 +19,6 @@ internal sealed partial class LmdbEnvironment
     /// <summary>The LMDB data file's name in the store directory (its lock file adds <c>-lock</c>).</summary>
     public const string DataFile = "store.lmdb";
 
-    private const string WriterLockFile = "lmdb-writer.lock";
     private const string OpenLockFile = "lmdb-open.lock";
     private const string CompactSuffix = ".compact";
     private const uint MaxReaders = 510;
@@ -29,7 +28,7 @@ internal sealed partial class LmdbEnvironment
     private static readonly object RegistryGate = new();
 
     private readonly object _writeLock = new();
-    private readonly LmdbFileLock _writerFile;
+    private readonly ILmdbWriterLock _writers;
     private readonly LmdbFileLock _openFile;
     private readonly nint[] _readers = new nint[ReaderPoolSize()];
     private readonly string _dataFile;
@@ -38,11 +37,11 @@ internal sealed partial class LmdbEnvironment
     private bool _durableMode;
     private nint _env;
 
-    private LmdbEnvironment(string directory, LmdbFileLock writerFile, LmdbFileLock openFile)
+    private LmdbEnvironment(string directory, ILmdbWriterLock writers, LmdbFileLock openFile)
     {
         Directory = directory;
         _dataFile = System.IO.Path.Combine(directory, DataFile);
-        _writerFile = writerFile;
+        _writers = writers;
         _openFile = openFile;
         // One mdb_env_sync covers every commit made before it began.
         Sync = new GroupSync(() => LmdbException.Check(LmdbNative.EnvSync(_env, 1)));
@@ -106,7 +105,7 @@ internal sealed partial class LmdbEnvironment
             finally
             {
                 CloseEnvironment();
-                _writerFile.Dispose();
+                _writers.Dispose();
                 _openFile.Dispose();
             }
         }

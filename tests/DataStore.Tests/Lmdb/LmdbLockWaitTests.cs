@@ -44,6 +44,21 @@ public sealed class LmdbLockWaitTests : IDisposable
         store.Put("a"u8, "1"u8);
     }
 
+    [Fact]
+    public void A_writer_process_killed_while_holding_the_lock_does_not_block_the_next_write()
+    {
+        using var holder = HoldWriteLock(milliseconds: 120_000);
+        holder.KillHard();
+        holder.WaitForExit(TimeSpan.FromSeconds(30));
+        using var store = Open(TimeSpan.FromSeconds(20));
+
+        // The dead holder's lock is handed over (a robust mutex reports its owner died; a file lock is dropped by the OS).
+        store.Put("a"u8, "1"u8);
+        store.Put("b"u8, "2"u8);
+        StoreAssert.Holds(store, "a"u8.ToArray(), "1"u8.ToArray());
+        StoreAssert.Holds(store, "b"u8.ToArray(), "2"u8.ToArray());
+    }
+
     public void Dispose() => _directory.Dispose();
 
     private IKeyValueStore Open(TimeSpan timeout) =>
