@@ -87,6 +87,28 @@ internal sealed partial class LmdbEnvironment
         _durableMode = false;
     }
 
+    /// <summary>
+    /// Closes the environment once the last store let go of it. A thread still inside a call on a disposed store
+    /// (a misuse, but one that must not crash the process) is waited for: a write through the writer lock, a read
+    /// through the map gate; a call that starts later finds the environment closed and throws ObjectDisposedException.
+    /// </summary>
+    private void CloseForGood()
+    {
+        lock (_writeLock)
+        {
+            Gate.BeginExclusive();
+            try
+            {
+                _closed = true;
+                CloseEnvironment();
+            }
+            finally
+            {
+                Gate.EndExclusive();
+            }
+        }
+    }
+
     private void CloseEnvironment()
     {
         if (_env == 0)
@@ -121,6 +143,7 @@ internal sealed partial class LmdbEnvironment
 
         try
         {
+            ThrowIfClosed(errors);
             if (!TakeWriters(errors, Left(errors, clock)))
             {
                 throw errors.TimedOut();

@@ -29,6 +29,7 @@ internal sealed partial class LmdbEnvironment
 
         try
         {
+            ThrowIfClosed(errors);
             var left = errors.Timeout - clock.Elapsed;
             if (!TakeWriters(errors, left < TimeSpan.Zero ? TimeSpan.Zero : left))
             {

@@ -35,6 +35,7 @@ internal sealed partial class LmdbEnvironment
     private int _references = 1;
     private int _openCursors;
     private bool _durableMode;
+    private bool _closed;
     private nint _env;
 
     private LmdbEnvironment(string directory, ILmdbWriterLock writers, LmdbFileLock openFile)
@@ -104,7 +105,7 @@ internal sealed partial class LmdbEnvironment
             }
             finally
             {
-                CloseEnvironment();
+                CloseForGood();
                 _writers.Dispose();
                 _openFile.Dispose();
             }
@@ -134,8 +135,19 @@ internal sealed partial class LmdbEnvironment
         while (true)
         {
             Gate.Enter();
-            var txn = TakeReader();
-            var rc = txn != 0 ? LmdbNative.TxnRenew(txn) : LmdbNative.TxnBegin(Handle(errors), 0, LmdbNative.ReadOnly, out txn);
+            nint txn;
+            int rc;
+            try
+            {
+                txn = TakeReader();
+                rc = txn != 0 ? LmdbNative.TxnRenew(txn) : LmdbNative.TxnBegin(Handle(errors), 0, LmdbNative.ReadOnly, out txn);
+            }
+            catch
+            {
+                Gate.Exit();
+                throw;
+            }
+
             if (rc == LmdbNative.Success)
             {
                 return txn;
@@ -178,8 +190,21 @@ internal sealed partial class LmdbEnvironment
         }
     }
 
-    private nint Handle(LmdbErrors errors) => _env != 0 ? _env : throw new DataStoreException(StoreFailure.Engine, errors.Directory, StoreBackend.Lmdb,
-        "the environment could not be reopened after Compact; dispose the store and open it again.");
+    /// <summary>Throws once the environment is closed for good; called holding the in-process writer lock, under which it closes.</summary>
+    private void ThrowIfClosed(LmdbErrors errors)
+    {
+        if (_closed)
+        {
+            throw Closed(errors);
+        }
+    }
+
+    private nint Handle(LmdbErrors errors) => _env != 0 ? _env : throw Closed(errors);
+
+    private Exception Closed(LmdbErrors errors) => _closed
+        ? new ObjectDisposedException(nameof(LmdbStore), $"The Lmdb store at '{errors.Directory}' has been disposed.")
+        : new DataStoreException(StoreFailure.Engine, errors.Directory, StoreBackend.Lmdb,
+            "the environment could not be reopened after Compact; dispose the store and open it again.");
 
     private nint TakeReader()
     {
