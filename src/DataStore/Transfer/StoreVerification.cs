@@ -40,7 +40,8 @@ internal static class StoreVerification
 
     private static void ReadAll(IKeyValueStore store, PairDigest digest, ProblemList problems, ProgressThrottle throttle, long? total, CancellationToken cancellationToken)
     {
-        var previous = Array.Empty<byte>();
+        var previous = new byte[256];
+        var previousLength = 0;
         var buffer = new byte[4096];
         using var cursor = store.ScanPrefix([]);
         while (cursor.MoveNext())
@@ -48,12 +49,18 @@ internal static class StoreVerification
             cancellationToken.ThrowIfCancellationRequested();
             var key = cursor.Key;
             var value = cursor.Value;
-            if (digest.Pairs > 0 && key.SequenceCompareTo(previous) <= 0)
+            if (digest.Pairs > 0 && key.SequenceCompareTo(previous.AsSpan(0, previousLength)) <= 0)
             {
-                problems.Add($"the scan returned key {KeyText.Describe(key)} after {KeyText.Describe(previous)}, out of ascending order.");
+                problems.Add($"the scan returned key {KeyText.Describe(key)} after {KeyText.Describe(previous.AsSpan(0, previousLength))}, out of ascending order.");
             }
 
-            previous = key.ToArray();
+            if (previous.Length < key.Length)
+            {
+                previous = new byte[key.Length];
+            }
+
+            key.CopyTo(previous);
+            previousLength = key.Length;
             CheckGet(store, key, value, ref buffer, problems);
             digest.Append(key, value);
             throttle.Report(StorePhase.Verifying, digest.Pairs, digest.Bytes, total);

@@ -47,6 +47,30 @@ public sealed class ImportTests : IDisposable
         Assert.Empty(TransferData.Entries(_directory.Path));
     }
 
+    [Theory]
+    [InlineData("not a dump", StoreFailure.Corrupt)]
+    [InlineData("newer version", StoreFailure.NewerFormat)]
+    [InlineData("truncated", StoreFailure.Corrupt)]
+    [InlineData("data after the trailer", StoreFailure.Corrupt)]
+    [InlineData("gigabyte claim", StoreFailure.Corrupt)]
+    public async Task A_hostile_dump_is_refused_and_leaves_nothing(string kind, StoreFailure cause)
+    {
+        var good = Pairs(50).Build();
+        var dump = kind switch
+        {
+            "not a dump" => "PK\x03\x04 a zip file, say"u8.ToArray(),
+            "newer version" => new DumpBuilder { Version = 9 }.End().Build(),
+            "truncated" => good[..^20],
+            "data after the trailer" => [.. good, .. good],
+            _ => new DumpBuilder().Raw([.. DumpBuilder.Varint(1UL << 30), 1, 2, 3]).Build(withTrailer: false),
+        };
+        var e = await Assert.ThrowsAsync<DumpFormatException>(() =>
+            StoreMaintenance.ImportAsync(new MemoryStream(dump), TransferData.Options(Destination, StoreBackend.Sqlite), cancellationToken: Token));
+        Assert.Equal(cause, e.Cause);
+        Assert.Contains(Destination, e.Message, StringComparison.Ordinal);
+        Assert.Empty(TransferData.Entries(_directory.Path));
+    }
+
     [Fact]
     public async Task A_wrong_checksum_at_the_very_end_still_leaves_nothing()
     {
