@@ -39,6 +39,7 @@ internal static class Commands
             "hold-lmdb-write-lock" => LmdbWriteLock.Hold(store.Path, int.Parse(rest[0])),
             "hold-scan" => HoldScan(store, int.Parse(rest[0])),
             "fill" => Fill(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
+            "check-integrity" => IntegrityCheck.Run(store),
             _ => Unknown(args[0]),
         };
     }
