@@ -15,8 +15,9 @@ internal static class LiteDbIntegrity
         var problems = new List<string>();
         long pairs = 0;
         byte[] buffer = [];
-        using (var reader = db.Engine.Query(LiteDbTable.Pairs, new Query()))
+        try
         {
+            using var reader = db.Engine.Query(LiteDbTable.Pairs, new Query());
             while (reader.Read() && problems.Count < MaxProblems)
             {
                 if ((++pairs & 1023) == 0)
@@ -49,6 +50,10 @@ internal static class LiteDbIntegrity
                     problems.Add($"The {length}-byte value of the key of pair document {doc["_id"]} is missing chunks.");
                 }
             }
+        }
+        catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
+        {
+            problems.Add($"LiteDB could not read every document after {pairs}: {e.Message}.");
         }
 
         return problems;

@@ -4,7 +4,7 @@ namespace DataStore.Lmdb;
 
 /// <summary>
 /// LMDB's file has no checksums (0.9), so the check walks every record with a cursor in one read transaction (LMDB
-/// reports damaged pages it meets on the way), compares the count with <c>mdb_stat</c>'s, and checks each long-key
+/// reports damaged pages it meets on the way), checks the keys ascend, compares the count with <c>mdb_stat</c>'s, and checks each long-key
 /// record of ADR 0007: a 490-byte slot whose value holds a whole key longer than 480 bytes that starts with the slot's
 /// prefix and hashes to the slot's hash.
 /// </summary>
@@ -21,6 +21,8 @@ internal static unsafe class LmdbIntegrity
             errors.Check(LmdbNative.Stat(txn, env.Dbi, out var stat), "reading the database statistics");
             errors.Check(LmdbNative.CursorOpen(txn, env.Dbi, out var cursor), "opening a cursor");
             long walked = 0;
+            var previous = new byte[LmdbKeys.SlotLength + 32];
+            var previousLength = -1;
             try
             {
                 LmdbNative.Val key, data;
@@ -32,7 +34,23 @@ internal static unsafe class LmdbIntegrity
                         cancellationToken.ThrowIfCancellationRequested();
                     }
 
-                    CheckRecord(key.Span, data.Span, walked, problems);
+                    if ((ulong)walked > stat.Entries)
+                    {
+                        // Damaged pages can lead a cursor in circles; the count says the walk has gone wrong.
+                        problems.Add($"Walking the database found more records than the {stat.Entries} LMDB's statistics count: its pages are damaged.");
+                        break;
+                    }
+
+                    var stored = key.Span;
+                    if (previousLength >= 0 && stored.SequenceCompareTo(previous.AsSpan(0, previousLength)) <= 0)
+                    {
+                        problems.Add($"Record {walked} of {stat.Entries} is out of key order: LMDB's pages are damaged.");
+                        break;
+                    }
+
+                    previousLength = Math.Min(stored.Length, previous.Length);
+                    stored[..previousLength].CopyTo(previous);
+                    CheckRecord(stored, data.Span, walked, problems);
                     rc = LmdbNative.CursorGet(cursor, &key, &data, LmdbNative.Next);
                 }
 

@@ -21,10 +21,13 @@ internal static class SqliteIntegrity
                 rc = raw.sqlite3_step(statement);
                 if (rc == raw.SQLITE_ROW)
                 {
-                    var line = raw.sqlite3_column_text(statement, 0).utf8_to_string();
-                    if (line != "ok")
+                    // "ok", or lines such as "*** in database main ***" followed by one line per problem.
+                    foreach (var line in raw.sqlite3_column_text(statement, 0).utf8_to_string().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
                     {
-                        problems.Add($"SQLite integrity check: {line}.");
+                        if (line != "ok" && !line.StartsWith("***", StringComparison.Ordinal))
+                        {
+                            problems.Add($"SQLite integrity check: {line}.");
+                        }
                     }
 
                     continue;
