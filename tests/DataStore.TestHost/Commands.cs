@@ -46,6 +46,7 @@ internal static class Commands
             "fill" => Fill(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             "fill-bench" => TransferCommands.FillBench(store, int.Parse(rest[0])),
             "export-dump" => TransferCommands.Export(store, rest[0]),
+            "check-integrity" => IntegrityCheck.Run(store),
             _ => Unknown(args[0]),
         };
     }
