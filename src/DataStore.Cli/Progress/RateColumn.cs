@@ -1,0 +1,16 @@
+using Spectre.Console;
+using Spectre.Console.Rendering;
+
+namespace DataStore.Cli.Progress;
+
+/// <summary>A progress column showing a task's rate in pairs or bytes per second.</summary>
+internal sealed class RateColumn : ProgressColumn
+{
+    /// <summary>The task state key that is true when a task counts bytes.</summary>
+    public const string InBytesKey = "datastore.inBytes";
+
+    public override IRenderable Render(RenderOptions options, ProgressTask task, TimeSpan deltaTime) =>
+        task.Speed is { } speed && speed > 0
+            ? new Text(ProgressText.Rate(speed, task.State.Get<bool>(InBytesKey)), Style.Plain)
+            : Text.Empty;
+}
