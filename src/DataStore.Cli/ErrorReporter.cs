@@ -14,7 +14,9 @@ internal sealed class ErrorReporter(TextWriter stderr, Option<bool> verbose)
         }
         catch (OperationCanceledException e) when (cancellationToken.IsCancellationRequested)
         {
-            Report("cancelled.", parse.GetValue(verbose) ? e : null);
+            // The library's own message says what it removed; the runtime's default one says nothing more.
+            var detail = e.Message == new OperationCanceledException().Message ? "" : $" {e.Message}";
+            Report($"cancelled.{detail}", parse.GetValue(verbose) ? e : null);
             return ExitCode.Cancelled;
         }
         catch (Exception e)

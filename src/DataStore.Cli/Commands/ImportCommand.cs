@@ -27,8 +27,17 @@ internal static class ImportCommand
             {
                 var clock = Stopwatch.StartNew();
                 var settings = new ImportOptions { KeepPartial = context.Parse.GetValue(keepPartial) };
-                var digest = await ProgressDisplay.RunAsync(
-                    context, progress => StoreMaintenance.ImportAsync(source, options, settings, progress, cancellationToken)).ConfigureAwait(false);
+                StoreDigest digest;
+                try
+                {
+                    digest = await ProgressDisplay.RunAsync(
+                        context, progress => StoreMaintenance.ImportAsync(source, options, settings, progress, cancellationToken)).ConfigureAwait(false);
+                }
+                catch (DataStoreException e) when (e.Cause == StoreFailure.Corrupt)
+                {
+                    throw CliException.Damaged(e); // the dump is damaged or truncated
+                }
+
                 context.Summary(
                     $"imported {ProgressText.Pairs(digest)} into {options.Backend} store '{options.Path}' in {ProgressText.Elapsed(clock)}; checksum {digest.Checksum}");
                 return ExitCode.Ok;

@@ -43,7 +43,16 @@ internal static class MigrateCommand
             };
             context.ApplyTimeout(destination);
             var clock = Stopwatch.StartNew();
-            var digest = await ProgressDisplay.RunAsync(context, progress => store.MigrateAsync(destination, progress, cancellationToken)).ConfigureAwait(false);
+            StoreDigest digest;
+            try
+            {
+                digest = await ProgressDisplay.RunAsync(context, progress => store.MigrateAsync(destination, progress, cancellationToken)).ConfigureAwait(false);
+            }
+            catch (DataStoreException e) when (e.Cause == StoreFailure.Corrupt)
+            {
+                throw CliException.Damaged(e); // the copy read back differently, or the source could not be read whole
+            }
+
             context.Summary(
                 $"migrated {ProgressText.Pairs(digest)} from {store.Backend} store '{store.Path}' to {destination.Backend} store '{path}' in {ProgressText.Elapsed(clock)}; "
                 + $"both have checksum {digest.Checksum}");

@@ -17,6 +17,7 @@ public sealed partial class CliCompactTests : IDisposable
         var value = new byte[2048];
         Random.Shared.NextBytes(value); // incompressible, so RocksDB's LZ4 cannot hide the deleted bytes
         CliBackends.CreateStore(Store, backend, Enumerable.Range(0, 2000).Select(i => (System.Text.Encoding.UTF8.GetBytes($"{(i % 10 == 0 ? "keep" : "drop")}/{i:D5}"), value)));
+        var full = SizeOnDisk(Store);
         Assert.Equal("1800", DatastoreTool.RunOk(_directory.Path, "delete", "--store", Store, "--prefix", "drop/").Text.Trim());
         var before = SizeOnDisk(Store);
 
@@ -26,8 +27,18 @@ public sealed partial class CliCompactTests : IDisposable
         Assert.True(match.Success, compact.Text);
         var freed = long.Parse(match.Groups[1].Value, NumberStyles.AllowThousands, CultureInfo.InvariantCulture);
         var after = SizeOnDisk(Store);
-        Assert.True(freed > 0, $"compact gave back nothing: {compact.Text} ({before} bytes before, {after} after)");
-        Assert.True(after < before, $"{before} bytes before compact, {after} after");
+        if (backend == StoreBackend.FileSystem)
+        {
+            // Deleting a key removes its file: the space came back with the delete, and compact has little left to do.
+            Assert.True(freed >= 0 && after <= before, $"{compact.Text} ({before} bytes before, {after} after)");
+        }
+        else
+        {
+            Assert.True(freed > 0, $"compact gave back nothing: {compact.Text} ({before} bytes before, {after} after)");
+            Assert.True(after < before, $"{before} bytes before compact, {after} after");
+        }
+
+        Assert.True(after < full / 2, $"{full} bytes before the delete, {after} after compact; 90% of the pairs were deleted");
         Assert.Equal("200", DatastoreTool.RunOk(_directory.Path, "count", "--store", Store).Text.Trim());
     }
 
