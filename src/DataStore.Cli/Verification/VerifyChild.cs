@@ -23,6 +23,7 @@ internal static class VerifyChild
         }
         catch (DataStoreException e) when (e.Cause == StoreFailure.Corrupt)
         {
+            output.WriteLine(VerifyProtocol.StoreLine(e.Backend, e.StorePath)); // the store did not open
             report = new VerifyReport(new StoreDigest(0, 0, ""), [e.Message]);
         }
 

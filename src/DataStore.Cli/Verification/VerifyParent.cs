@@ -29,7 +29,7 @@ internal static class VerifyParent
         cancellationToken.ThrowIfCancellationRequested();
         if (!result.Ended)
         {
-            return Failed(context, child.ExitCode, childErrors);
+            return Failed(context, result.Store, child.ExitCode, childErrors);
         }
 
         return Report(context, result, clock);
@@ -68,7 +68,7 @@ internal static class VerifyParent
         var digest = result.Digest ?? new StoreDigest(0, 0, "");
         context.WriteLine($"pairs: {digest.Pairs}");
         context.WriteLine($"bytes: {digest.Bytes}");
-        context.WriteLine($"checksum: {digest.Checksum}");
+        context.WriteLine($"checksum: {(digest.Checksum.Length > 0 ? digest.Checksum : "-")}");
         foreach (var problem in result.Problems)
         {
             context.WriteLine($"problem: {problem}");
@@ -91,7 +91,7 @@ internal static class VerifyParent
     }
 
     /// <summary>A child that did not finish: its own one-line error when it had one, else a crash report.</summary>
-    private static int Failed(CliContext context, int exitCode, string childErrors)
+    private static int Failed(CliContext context, string store, int exitCode, string childErrors)
     {
         var lines = childErrors.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         if (exitCode is ExitCode.Usage or ExitCode.StoreError or ExitCode.Cancelled && lines.Length > 0 && lines[0].StartsWith("datastore: ", StringComparison.Ordinal))
@@ -101,9 +101,13 @@ internal static class VerifyParent
             return exitCode;
         }
 
-        var message = $"the engine crashed while reading the store: {SelfProcess.DescribeExit(exitCode)}; the store is probably damaged"
-            + (context.Verbose ? "." : " (--verbose shows the engine's output).");
-        throw new CliException(ExitCode.Damaged, context.Verbose ? $"{message}\n{childErrors}" : message);
+        var message = $"the engine crashed while reading the {store}: {SelfProcess.DescribeExit(exitCode)}; the store is probably damaged";
+        if (!context.Verbose)
+        {
+            throw new CliException(ExitCode.Damaged, $"{message} (--verbose shows what the engine printed).");
+        }
+
+        throw new CliException(ExitCode.Damaged, lines.Length == 0 ? $"{message}; the engine printed nothing." : $"{message}; the engine printed: {string.Join(" | ", lines)}");
     }
 
     private static void Stop(Process child)

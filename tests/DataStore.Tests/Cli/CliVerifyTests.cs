@@ -56,10 +56,13 @@ public sealed class CliVerifyTests : IDisposable
 
         var verify = DatastoreTool.Run(_directory.Path, ["verify", "--store", Store, "--quiet"]);
 
-        verify.AssertFailed(4, "the engine crashed while reading the store: signal ");
+        verify.AssertFailed(4, "the engine crashed while reading the Lmdb store");
+        Assert.Matches(@"'[^']+': signal \d+ \(SIG[A-Z]+\); the store is probably damaged", verify.Error);
         var verbose = DatastoreTool.Run(_directory.Path, ["verify", "--store", Store, "--verbose", "--quiet"]);
         Assert.Equal(4, verbose.ExitCode);
-        Assert.StartsWith("datastore: the engine crashed while reading the store: signal ", verbose.Error, StringComparison.Ordinal);
+        Assert.StartsWith("datastore: the engine crashed while reading the Lmdb store", verbose.Error, StringComparison.Ordinal);
+        Assert.Contains("the engine printed", verbose.Error, StringComparison.Ordinal);
+        Assert.Contains("   at ", verbose.Error, StringComparison.Ordinal);
     }
 
     [Fact]
