@@ -22,7 +22,8 @@ internal static class ProgressText
 
     /// <summary>True when a report counts bytes rather than pairs (a file copy: backup, compact).</summary>
     public static bool InBytes(StoreProgress progress) =>
-        progress.TotalPairs is null && progress.Pairs == 0 && (progress.Bytes > 0 || progress.TotalBytes is not null);
+        progress.TotalPairs is null && progress.Pairs == 0
+        && (progress.Bytes > 0 || progress.TotalBytes is not null || progress.Phase is StorePhase.BackingUp or StorePhase.Compacting);
 
     /// <summary>What a report has done and will do, in its unit.</summary>
     public static (long Done, long? Total) Amounts(StoreProgress progress, bool inBytes) =>

@@ -9,8 +9,10 @@ internal sealed class RateColumn : ProgressColumn
     /// <summary>The task state key that is true when a task counts bytes.</summary>
     public const string InBytesKey = "datastore.inBytes";
 
-    public override IRenderable Render(RenderOptions options, ProgressTask task, TimeSpan deltaTime) =>
-        task.Speed is { } speed && speed > 0
-            ? new Text(ProgressText.Rate(speed, task.State.Get<bool>(InBytesKey)), Style.Plain)
-            : Text.Empty;
+    public override IRenderable Render(RenderOptions options, ProgressTask task, TimeSpan deltaTime)
+    {
+        // A finished bar keeps its average rate; Spectre's own speed would keep falling as time passes.
+        var speed = task.IsFinished && task.ElapsedTime is { TotalSeconds: > 0 } elapsed ? task.Value / elapsed.TotalSeconds : task.Speed;
+        return speed is > 0 ? new Text(ProgressText.Rate(speed.Value, task.State.Get<bool>(InBytesKey)), Style.Plain) : Text.Empty;
+    }
 }
