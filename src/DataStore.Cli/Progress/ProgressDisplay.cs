@@ -38,7 +38,7 @@ internal static class ProgressDisplay
             .HideCompleted(false)
             .Columns(
                 new TaskDescriptionColumn { Alignment = Justify.Left },
-                new ProgressBarColumn(),
+                new ProgressBarColumn { Width = 24 },
                 new PercentageColumn(),
                 new RateColumn(),
                 new RemainingTimeColumn(),

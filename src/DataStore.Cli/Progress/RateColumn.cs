@@ -9,6 +9,9 @@ internal sealed class RateColumn : ProgressColumn
     /// <summary>The task state key that is true when a task counts bytes.</summary>
     public const string InBytesKey = "datastore.inBytes";
 
+    /// <summary>A rate never wraps; the bar gives up the room instead.</summary>
+    protected override bool NoWrap => true;
+
     public override IRenderable Render(RenderOptions options, ProgressTask task, TimeSpan deltaTime)
     {
         // A finished bar keeps its average rate; Spectre's own speed would keep falling as time passes.
