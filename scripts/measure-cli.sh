@@ -36,7 +36,7 @@ for backend in $backends; do
     timed export "$tool" export --store "$store" "$work/dump"
     timed import "$tool" import --store "$work/$backend-copy" --backend "$backend" "$work/dump"
     start=$(date +%s.%N)
-    "$tool" export --quiet --store "$store" | "$tool" import --quiet --store "$work/$backend-piped" --backend "$backend" - >"$work/piped.out"
+    "$tool" export --quiet --store "$store" 2>/dev/null | "$tool" import --quiet --store "$work/$backend-piped" --backend "$backend" - >"$work/piped.out"
     piped=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
     timed verify "$tool" verify --store "$work/$backend-copy"
     target=Sqlite
