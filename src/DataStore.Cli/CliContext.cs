@@ -4,9 +4,21 @@ using System.Text;
 namespace DataStore.Cli;
 
 /// <summary>What one command needs: its parsed options, the standard streams, and the store it works on.</summary>
-internal sealed class CliContext(ParseResult parse, GlobalOptions options, Stream stdin, Stream stdout)
+internal sealed class CliContext(ParseResult parse, GlobalOptions options, IReadOnlyList<string> arguments, Stream stdin, Stream stdout, TextWriter stderr)
 {
     public ParseResult Parse { get; } = parse;
+
+    /// <summary>The command line as given, for a command that runs the tool again in a child process.</summary>
+    public IReadOnlyList<string> Arguments { get; } = arguments;
+
+    /// <summary>Standard error, for progress, summaries that must not mix with a dump on stdout, and errors.</summary>
+    public TextWriter Error { get; } = stderr;
+
+    /// <summary>True with <c>--quiet</c>: no progress display.</summary>
+    public bool Quiet => Parse.GetValue(options.Quiet);
+
+    /// <summary>True with <c>--verbose</c>.</summary>
+    public bool Verbose => Parse.GetValue(options.Verbose);
 
     public Stream Input { get; } = stdin;
 
@@ -25,12 +37,39 @@ internal sealed class CliContext(ParseResult parse, GlobalOptions options, Strea
     public IKeyValueStore OpenStore(bool forWriting = false)
     {
         var resolved = StoreLocator.Resolve(Parse.GetValue(options.Store), Parse.GetValue(options.Backend), Parse.GetValue(options.Config), forWriting);
+        ApplyTimeout(resolved);
+        return KeyValueStore.Open(resolved);
+    }
+
+    /// <summary>The options for a new store (import): <c>--store</c> and <c>--backend</c> (or configuration) must name it, and nothing may be there yet.</summary>
+    public DataStoreOptions NewStoreOptions()
+    {
+        var resolved = StoreLocator.ResolveNew(Parse.GetValue(options.Store), Parse.GetValue(options.Backend), Parse.GetValue(options.Config));
+        ApplyTimeout(resolved);
+        return resolved;
+    }
+
+    /// <summary>Sets <c>--timeout</c>, when given, on <paramref name="target"/>.</summary>
+    public void ApplyTimeout(DataStoreOptions target)
+    {
         if (Parse.GetValue(options.Timeout) is { } seconds)
         {
-            resolved.Timeout = TimeSpan.FromSeconds(seconds);
+            target.Timeout = TimeSpan.FromSeconds(seconds);
         }
+    }
 
-        return KeyValueStore.Open(resolved);
+    /// <summary>Writes a one-line summary to stdout, or to stderr when stdout carries data (a dump).</summary>
+    public void Summary(string text, bool toStandardError = false)
+    {
+        if (toStandardError)
+        {
+            Error.WriteLine(text);
+            Error.Flush();
+        }
+        else
+        {
+            WriteLine(text);
+        }
     }
 
     /// <summary>The bytes of a key or value argument in the chosen format.</summary>

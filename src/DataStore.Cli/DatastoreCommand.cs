@@ -13,24 +13,30 @@ internal static class DatastoreCommand
         var options = new GlobalOptions();
         var errors = new ErrorReporter(stderr, options.Verbose);
         // A named root rather than RootCommand, which would take its name from the assembly (DataStore.Cli).
-        var root = new Command("datastore", "Reads and writes a DataStore store of any backend. Exit codes: 0 ok, 1 key not found, 2 usage, 3 store error.")
+        var root = new Command("datastore", $"Reads, writes, moves and checks a DataStore store of any backend. {ExitCode.Summary}")
         {
             new HelpOption(), new VersionOption(),
         };
         options.AddTo(root);
+        using var signals = new CancelSignals();
         foreach (var command in new[]
         {
             GetCommand.Create(), PutCommand.Create(), HasCommand.Create(), DeleteCommand.Create(),
             ScanCommand.Create(), CountCommand.Create(), InfoCommand.Create(),
+            ExportCommand.Create(), ImportCommand.Create(), MigrateCommand.Create(), BackupCommand.Create(),
+            VerifyCommand.Create(), CompactCommand.Create(),
         })
         {
-            command.Command.SetAction(parse => errors.Run(parse, () =>
+            command.Command.SetAction((parse, _) => errors.RunAsync(parse, async () =>
             {
-                using var output = new BufferedStream(stdout, 64 * 1024);
-                var code = command.Run(new CliContext(parse, options, stdin, output));
-                output.Flush();
-                return code;
-            }));
+                var output = new BufferedStream(stdout, 64 * 1024);
+                await using (output.ConfigureAwait(false))
+                {
+                    var code = await command.Run(new CliContext(parse, options, args, stdin, output, stderr), signals.Token).ConfigureAwait(false);
+                    await output.FlushAsync(CancellationToken.None).ConfigureAwait(false);
+                    return code;
+                }
+            }, signals.Token));
             root.Add(command.Command);
         }
 
@@ -43,6 +49,7 @@ internal static class DatastoreCommand
                 : parse.Errors[0].Message);
         }
 
-        return parse.Invoke(new InvocationConfiguration { EnableDefaultExceptionHandler = false });
+        // Signals are CancelSignals' to handle: the command removes its partial output before the process ends.
+        return parse.Invoke(new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null });
     }
 }

@@ -5,12 +5,19 @@ namespace DataStore.Cli;
 /// <summary>Turns every failure into one line on stderr and its exit code; the stack trace only with <c>--verbose</c>.</summary>
 internal sealed class ErrorReporter(TextWriter stderr, Option<bool> verbose)
 {
-    /// <summary>Runs <paramref name="action"/> and maps its exceptions to exit codes.</summary>
-    public int Run(ParseResult parse, Func<int> action)
+    /// <summary>Runs <paramref name="action"/> and maps its exceptions to exit codes; a cancellation by <paramref name="cancellationToken"/> is <see cref="ExitCode.Cancelled"/>.</summary>
+    public async Task<int> RunAsync(ParseResult parse, Func<Task<int>> action, CancellationToken cancellationToken)
     {
         try
         {
-            return action();
+            return await action().ConfigureAwait(false);
+        }
+        catch (OperationCanceledException e) when (cancellationToken.IsCancellationRequested)
+        {
+            // The library's own message says what it removed; the runtime's default one says nothing more.
+            var detail = e.Message == new OperationCanceledException().Message ? "" : $" {e.Message}";
+            Report($"cancelled.{detail}", parse.GetValue(verbose) ? e : null);
+            return ExitCode.Cancelled;
         }
         catch (Exception e)
         {
@@ -18,6 +25,7 @@ internal sealed class ErrorReporter(TextWriter stderr, Option<bool> verbose)
             {
                 CliException cli => cli.ExitCode,
                 ArgumentException => ExitCode.Usage,
+                InvalidDataException => ExitCode.Damaged,
                 _ => ExitCode.StoreError,
             };
             Report(e.Message, parse.GetValue(verbose) ? e : null);

@@ -53,9 +53,19 @@ internal sealed class GlobalOptions
         Recursive = true,
     };
 
+    public Option<bool> Quiet { get; } = new("--quiet", "-q")
+    {
+        Description = "Show no progress (export, import, migrate, backup, verify, compact); summaries and errors still print.",
+        Recursive = true,
+    };
+
     private static readonly string Persistent = string.Join(", ", Enum.GetNames<StoreBackend>().Where(n => n != nameof(StoreBackend.InMemory)));
 
-    private static StoreBackend? ParseBackend(System.CommandLine.Parsing.ArgumentResult result)
+    /// <summary>Parses a persistent backend name for <paramref name="result"/>'s option, or adds an error naming the choices.</summary>
+    public static StoreBackend? ParseBackend(System.CommandLine.Parsing.ArgumentResult result) => ParseBackend(result, "--backend");
+
+    /// <summary>As <see cref="ParseBackend(System.CommandLine.Parsing.ArgumentResult)"/>, naming the option <paramref name="option"/> in the error.</summary>
+    public static StoreBackend? ParseBackend(System.CommandLine.Parsing.ArgumentResult result, string option)
     {
         var text = result.Tokens[^1].Value;
         if (Enum.TryParse<StoreBackend>(text, ignoreCase: true, out var backend) && Enum.IsDefined(backend)
@@ -64,7 +74,7 @@ internal sealed class GlobalOptions
             return backend;
         }
 
-        result.AddError($"--backend '{text}' is not a persistent backend; use one of {Persistent}.");
+        result.AddError($"{option} '{text}' is not a persistent backend; use one of {Persistent}.");
         return null;
     }
 
@@ -91,5 +101,6 @@ internal sealed class GlobalOptions
         root.Add(Hex);
         root.Add(Base64);
         root.Add(Verbose);
+        root.Add(Quiet);
     }
 }

@@ -45,6 +45,29 @@ internal static class StoreLocator
         return options;
     }
 
+    /// <summary>The options to create a new store with (import): a path and a backend must be named, and no store may be there yet.</summary>
+    /// <exception cref="CliException">No store or backend is named, or the path already holds something.</exception>
+    public static DataStoreOptions ResolveNew(string? store, StoreBackend? backend, string? configFile)
+    {
+        var options = FromConfiguration(configFile);
+        options.Path = store ?? options.Path;
+        options.Backend = backend ?? options.Backend;
+        if (string.IsNullOrWhiteSpace(options.Path))
+        {
+            throw CliException.Usage("no store named: pass --store PATH for the new store.");
+        }
+
+        if (options.Backend is null or StoreBackend.InMemory)
+        {
+            throw CliException.Usage("name the new store's backend with --backend NAME.");
+        }
+
+        options.Path = Path.GetFullPath(options.Path);
+        Destination.RequireNew(options.Path, "the store");
+        options.CreateIfMissing = true;
+        return options;
+    }
+
     private static DataStoreOptions FromConfiguration(string? configFile)
     {
         var builder = new ConfigurationBuilder()

@@ -22,6 +22,25 @@ public static class CliBackends
         }
     }
 
+    /// <summary>Every ordered pair of two different available persistent backends.</summary>
+    public static TheoryData<StoreBackend, StoreBackend> OrderedPairs
+    {
+        get
+        {
+            var data = new TheoryData<StoreBackend, StoreBackend>();
+            var available = Persistent.Where(KeyValueStore.IsAvailable).ToArray();
+            foreach (var from in available)
+            {
+                foreach (var to in available.Where(b => b != from))
+                {
+                    data.Add(from, to);
+                }
+            }
+
+            return data;
+        }
+    }
+
     /// <summary>Creates a store of <paramref name="backend"/> at <paramref name="path"/> holding <paramref name="pairs"/> (in this process, then closed).</summary>
     public static void CreateStore(string path, StoreBackend backend, params (string Key, string Value)[] pairs) =>
         CreateStore(path, backend, pairs.Select(p => (System.Text.Encoding.UTF8.GetBytes(p.Key), System.Text.Encoding.UTF8.GetBytes(p.Value))));

@@ -14,6 +14,25 @@ public static class DatastoreTool
     /// </summary>
     public static ToolResult Run(string workingDirectory, IEnumerable<string> args, byte[]? stdin = null, IReadOnlyDictionary<string, string>? environment = null)
     {
+        using var process = Start(workingDirectory, args, environment);
+        var output = new MemoryStream();
+        var copyOutput = process.StandardOutput.BaseStream.CopyToAsync(output);
+        var error = process.StandardError.ReadToEndAsync();
+        process.StandardInput.BaseStream.Write(stdin ?? []);
+        process.StandardInput.Close();
+        if (!process.WaitForExit(TimeSpan.FromSeconds(60)))
+        {
+            process.Kill(entireProcessTree: true);
+            Assert.Fail($"datastore {string.Join(' ', args)} did not exit within 60 s");
+        }
+
+        copyOutput.Wait();
+        return new ToolResult(process.ExitCode, output.ToArray(), error.Result);
+    }
+
+    /// <summary>Starts <c>datastore</c> with every standard stream redirected, for a test that talks to it while it runs.</summary>
+    public static Process Start(string workingDirectory, IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment = null)
+    {
         var start = new ProcessStartInfo("dotnet")
         {
             RedirectStandardInput = true,
@@ -38,20 +57,7 @@ public static class DatastoreTool
             start.Environment[name] = value;
         }
 
-        using var process = Process.Start(start)!;
-        var output = new MemoryStream();
-        var copyOutput = process.StandardOutput.BaseStream.CopyToAsync(output);
-        var error = process.StandardError.ReadToEndAsync();
-        process.StandardInput.BaseStream.Write(stdin ?? []);
-        process.StandardInput.Close();
-        if (!process.WaitForExit(TimeSpan.FromSeconds(60)))
-        {
-            process.Kill();
-            Assert.Fail($"datastore {string.Join(' ', args)} did not exit within 60 s");
-        }
-
-        copyOutput.Wait();
-        return new ToolResult(process.ExitCode, output.ToArray(), error.Result);
+        return Process.Start(start)!;
     }
 
     /// <summary>Runs the tool and asserts it succeeded.</summary>
