@@ -169,6 +169,34 @@ public sealed class HostileDumpTests
     }
 
     [Fact]
+    public void Random_damage_is_always_a_DumpFormatException_never_another_failure()
+    {
+        var builder = new DumpBuilder { FrameLength = 64 };
+        var random = new Random(7);
+        for (var i = 0; i < 40; i++)
+        {
+            var value = new byte[random.Next(0, 90)];
+            random.NextBytes(value);
+            builder.Pair([(byte)(i / 10), (byte)i, (byte)random.Next(256)], value);
+        }
+
+        var good = builder.End().Build();
+        for (var seed = 0; seed < 500; seed++)
+        {
+            var damaged = good.ToArray();
+            var rng = new Random(seed);
+            for (var flips = rng.Next(1, 4); flips > 0; flips--)
+            {
+                damaged[rng.Next(damaged.Length)] ^= (byte)rng.Next(1, 256);
+            }
+
+            var cut = rng.Next(4) == 0 ? rng.Next(damaged.Length) : damaged.Length;
+            var e = Record.Exception(() => DumpReading.ReadAll(damaged.AsSpan(0, cut).ToArray()));
+            Assert.True(e is DumpFormatException, $"seed {seed}: {e?.GetType().Name ?? "no exception"}: {e?.Message}");
+        }
+    }
+
+    [Fact]
     public void The_format_limits_match_the_contract()
     {
         Assert.True(DumpFormat.MaxLength >= 256 << 20, "values of 256 MiB must fit");
