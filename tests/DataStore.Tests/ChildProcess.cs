@@ -107,6 +107,7 @@ public sealed class ChildProcess : IDisposable
     {
         var deadline = DateTime.UtcNow + timeout;
         var seen = 0;
+        var drained = false;
         while (true)
         {
             lock (_lines)
@@ -121,9 +122,18 @@ public sealed class ChildProcess : IDisposable
             }
 
             var left = deadline - DateTime.UtcNow;
-            if (left <= TimeSpan.Zero || (_process.HasExited && !_lineArrived.Wait(200)))
+            if (_process.HasExited && !drained)
             {
-                Assert.Fail($"child {Id} printed no matching line (exited: {_process.HasExited}). Output:\n{Output}");
+                // The parameterless wait returns once the output pump has delivered every line the child wrote.
+                _process.WaitForExit();
+                drained = true;
+                continue;
+            }
+
+            if (left <= TimeSpan.Zero || drained)
+            {
+                var exit = _process.HasExited ? $"exited with code {_process.ExitCode}" : "still running";
+                Assert.Fail($"child {Id} printed no matching line ({exit}). Output:\n{Output}");
             }
 
             _lineArrived.Wait(left < TimeSpan.FromMilliseconds(200) ? left : TimeSpan.FromMilliseconds(200));
