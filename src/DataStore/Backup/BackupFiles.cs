@@ -23,19 +23,23 @@ internal static class BackupFiles
         file.Flush(flushToDisk: true);
     }
 
-    /// <summary>Fsyncs every file and directory under <paramref name="directory"/>, so a finished backup survives a power loss.</summary>
+    /// <summary>Makes every file and directory under <paramref name="directory"/> durable, so a finished backup survives a power loss.</summary>
+    /// <remarks>
+    /// On Linux and macOS one file-system sync (<c>syncfs</c>, <c>sync</c>) does it, instead of an fsync (about 0.3 ms
+    /// here) per file of the copy, which a FileSystem backup has one of per key. Windows has no unprivileged
+    /// equivalent, so there each file is flushed (NTFS journals directory entries).
+    /// </remarks>
     public static void SyncTree(string directory)
     {
+        if (!OperatingSystem.IsWindows())
+        {
+            Platform.FileSystemSync.Sync(directory);
+            return;
+        }
+
         foreach (var file in Directory.EnumerateFiles(directory, "*", SearchOption.AllDirectories))
         {
             SyncFile(file);
         }
-
-        foreach (var sub in Directory.EnumerateDirectories(directory, "*", SearchOption.AllDirectories))
-        {
-            Platform.DirectorySync.Sync(sub);
-        }
-
-        Platform.DirectorySync.Sync(directory);
     }
 }
