@@ -29,7 +29,7 @@ internal static class DumpExport
         }
 
         writer.Finish();
-        throttle.Final(StorePhase.Exporting, digest.Pairs, digest.Bytes, total);
+        throttle.ReportNow(StorePhase.Exporting, digest.Pairs, digest.Bytes, total);
         return digest.ToDigest();
     }
 }

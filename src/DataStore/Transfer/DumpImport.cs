@@ -32,7 +32,7 @@ internal static class DumpImport
             var result = reader.Finish();
             sink.Flush();
             staged.Commit();
-            throttle.Final(StorePhase.Importing, digest.Pairs, reader.Offset, totalPairs, totalBytes);
+            throttle.ReportNow(StorePhase.Importing, digest.Pairs, reader.Offset, totalPairs, totalBytes);
             return result;
         }
         catch (DumpFormatException e)

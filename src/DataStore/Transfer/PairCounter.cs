@@ -17,7 +17,7 @@ internal static class PairCounter
             }
         }
 
-        progress.Final(StorePhase.Counting, pairs, 0, pairs);
+        progress.ReportNow(StorePhase.Counting, pairs, 0, pairs);
         return pairs;
     }
 }

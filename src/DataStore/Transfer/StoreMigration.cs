@@ -26,7 +26,7 @@ internal static class StoreMigration
         }
 
         sink.Flush();
-        throttle.Final(StorePhase.Copying, copied.Pairs, copied.Bytes, copied.Pairs);
+        throttle.ReportNow(StorePhase.Copying, copied.Pairs, copied.Bytes, copied.Pairs);
         var expected = copied.ToDigest();
 
         var copy = staged.Reopen();
@@ -50,7 +50,7 @@ internal static class StoreMigration
                 $"copied {expected.Pairs:N0} pairs, {expected.Bytes:N0} bytes, SHA-256 {expected.Checksum}). The copy was removed; the source is unchanged.");
         }
 
-        throttle.Final(StorePhase.Verifying, actual.Pairs, actual.Bytes, expected.Pairs, expected.Bytes);
+        throttle.ReportNow(StorePhase.Verifying, actual.Pairs, actual.Bytes, expected.Pairs, expected.Bytes);
         staged.Commit();
         return expected;
     }

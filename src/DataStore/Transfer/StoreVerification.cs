@@ -34,7 +34,7 @@ internal static class StoreVerification
 
         using var digest = new PairDigest();
         Guard(problems, "the full read stopped", () => ReadAll(store, digest, problems, throttle, total, cancellationToken), () => $" after {digest.Pairs:N0} pairs");
-        throttle.Final(StorePhase.Verifying, digest.Pairs, digest.Bytes, total);
+        throttle.ReportNow(StorePhase.Verifying, digest.Pairs, digest.Bytes, total);
         return new VerifyReport(digest.ToDigest(), problems.ToList());
     }
 

@@ -1,7 +1,15 @@
 namespace DataStore.Tests.Conformance;
 
-/// <summary>An <see cref="IProgress{T}"/> that runs its action at once on the reporting thread (Progress&lt;T&gt; posts later).</summary>
+/// <summary>An <see cref="IProgress{T}"/> that runs its action at once on the reporting thread (Progress&lt;T&gt; posts later), one report at a time.</summary>
 public sealed class SynchronousProgress<T>(Action<T> report) : IProgress<T>
 {
-    public void Report(T value) => report(value);
+    private readonly Lock _gate = new();
+
+    public void Report(T value)
+    {
+        lock (_gate)
+        {
+            report(value);
+        }
+    }
 }

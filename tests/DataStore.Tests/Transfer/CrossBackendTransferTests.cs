@@ -1,3 +1,5 @@
+using DataStore.Tests.Conformance;
+
 namespace DataStore.Tests.Transfer;
 
 /// <summary>Export from each backend, import into another: the same pairs, the same digest, the same verify checksum.</summary>
@@ -48,7 +50,7 @@ public sealed class CrossBackendTransferTests : IDisposable
     {
         using var store = TransferData.Fill(_directory.Sub("source"), StoreBackend.Sqlite, TransferData.EdgePairs(largeValue: false, ordinary: 3000));
         var reports = new List<StoreProgress>();
-        var digest = await store.ExportAsync(Stream.Null, new SynchronousProgress(reports.Add), Token);
+        var digest = await store.ExportAsync(Stream.Null, new SynchronousProgress<StoreProgress>(reports.Add), Token);
         Assert.Equal(StorePhase.Counting, reports[0].Phase);
         var exporting = reports.Where(r => r.Phase == StorePhase.Exporting).ToList();
         Assert.NotEmpty(exporting);
@@ -73,7 +75,7 @@ public sealed class CrossBackendTransferTests : IDisposable
     {
         using var store = TransferData.Fill(_directory.Sub("source"), StoreBackend.Sqlite, TransferData.EdgePairs(largeValue: false, ordinary: 3000));
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(Token);
-        var progress = new SynchronousProgress(p =>
+        var progress = new SynchronousProgress<StoreProgress>(p =>
         {
             if (p.Phase == StorePhase.Exporting)
             {

@@ -1,3 +1,5 @@
+using DataStore.Tests.Conformance;
+
 namespace DataStore.Tests.Transfer;
 
 /// <summary>Import creates a new store only from a whole, checked dump; damage and cancellation leave nothing behind unless asked.</summary>
@@ -101,7 +103,7 @@ public sealed class ImportTests : IDisposable
     public async Task Cancellation_removes_the_new_store()
     {
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(Token);
-        var progress = new SynchronousProgress(p => cancel.Cancel());
+        var progress = new SynchronousProgress<StoreProgress>(p => cancel.Cancel());
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => StoreMaintenance.ImportAsync(new MemoryStream(Pairs(5000).Build()),
             TransferData.Options(Destination, StoreBackend.Sqlite), progress: progress, cancellationToken: cancel.Token));
         Assert.Empty(TransferData.Entries(_directory.Path));
@@ -111,7 +113,7 @@ public sealed class ImportTests : IDisposable
     public async Task Cancellation_with_KeepPartial_keeps_what_was_imported()
     {
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(Token);
-        var progress = new SynchronousProgress(p => cancel.Cancel());
+        var progress = new SynchronousProgress<StoreProgress>(p => cancel.Cancel());
         var e = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => StoreMaintenance.ImportAsync(new MemoryStream(Pairs(5000).Build()),
             TransferData.Options(Destination, StoreBackend.Sqlite), new ImportOptions { KeepPartial = true }, progress, cancel.Token));
         Assert.Contains("were kept", e.Message, StringComparison.Ordinal);
@@ -124,7 +126,7 @@ public sealed class ImportTests : IDisposable
     {
         var reports = new List<StoreProgress>();
         await StoreMaintenance.ImportAsync(new MemoryStream(Pairs(2000).Build()), TransferData.Options(Destination, StoreBackend.Sqlite),
-            progress: new SynchronousProgress(reports.Add), cancellationToken: Token);
+            progress: new SynchronousProgress<StoreProgress>(reports.Add), cancellationToken: Token);
         Assert.NotEmpty(reports);
         Assert.All(reports, r => Assert.Equal(StorePhase.Importing, r.Phase));
         Assert.All(reports, r => Assert.Equal(2000, r.TotalPairs));

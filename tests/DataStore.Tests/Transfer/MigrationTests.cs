@@ -1,3 +1,5 @@
+using DataStore.Tests.Conformance;
+
 namespace DataStore.Tests.Transfer;
 
 /// <summary>Migrate copies a store to another backend and reports success only once the copy reads back with the same digest.</summary>
@@ -32,7 +34,7 @@ public sealed class MigrationTests : IDisposable
     {
         using var source = TransferData.Fill(_directory.Sub("source"), StoreBackend.Sqlite, TransferData.EdgePairs(largeValue: false, ordinary: 500));
         var reports = new List<StoreProgress>();
-        var digest = await source.MigrateAsync(TransferData.Options(_directory.Sub("copy"), StoreBackend.Lmdb), new SynchronousProgress(reports.Add), Token);
+        var digest = await source.MigrateAsync(TransferData.Options(_directory.Sub("copy"), StoreBackend.Lmdb), new SynchronousProgress<StoreProgress>(reports.Add), Token);
         var phases = reports.Select(r => r.Phase).Distinct().ToList();
         Assert.Equal([StorePhase.Counting, StorePhase.Copying, StorePhase.Verifying], phases);
         Assert.All(reports.Where(r => r.Phase != StorePhase.Counting), r => Assert.Equal(digest.Pairs, r.TotalPairs));
@@ -78,7 +80,7 @@ public sealed class MigrationTests : IDisposable
     {
         using var source = TransferData.Fill(_directory.Sub("source"), StoreBackend.Sqlite, TransferData.EdgePairs(largeValue: false, ordinary: 2000));
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(Token);
-        var progress = new SynchronousProgress(p =>
+        var progress = new SynchronousProgress<StoreProgress>(p =>
         {
             if (p.Phase == StorePhase.Copying)
             {

@@ -1,3 +1,5 @@
+using DataStore.Tests.Conformance;
+
 namespace DataStore.Tests.Transfer;
 
 /// <summary>Verify reads every pair (scan and Get) and reports problems instead of failing.</summary>
@@ -25,7 +27,7 @@ public sealed class VerifyTests : IDisposable
     {
         using var store = TransferData.Fill(_directory.Sub("store"), StoreBackend.Sqlite, TransferData.EdgePairs(largeValue: false, ordinary: 300));
         var reports = new List<StoreProgress>();
-        var report = await store.VerifyAsync(new SynchronousProgress(reports.Add), Token);
+        var report = await store.VerifyAsync(new SynchronousProgress<StoreProgress>(reports.Add), Token);
         Assert.Equal([StorePhase.Counting, StorePhase.Verifying], reports.Select(r => r.Phase).Distinct());
         Assert.Equal(report.Digest.Pairs, reports[^1].Pairs);
         Assert.Equal(report.Digest.Pairs, reports[^1].TotalPairs);
