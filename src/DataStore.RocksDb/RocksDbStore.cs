@@ -11,7 +11,7 @@ namespace DataStore.RocksDb;
 /// atomic step. Durable writes use <c>sync = true</c>, which RocksDB's write groups share among concurrent writers;
 /// Relaxed stores sync the WAL in the background every <see cref="DataStoreOptions.SyncInterval"/>.
 /// </summary>
-internal sealed unsafe class RocksDbStore : KeyValueStoreBase
+internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
 {
     private const StoreCapabilities RocksDbCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SnapshotScans |
         StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction;

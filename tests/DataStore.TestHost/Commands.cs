@@ -23,6 +23,11 @@ internal static class Commands
             Timeout = TimeSpan.FromSeconds(30),
         };
         var rest = args.Skip(4).ToArray();
+        if (args[0] == "import-dump")
+        {
+            return TransferCommands.Import(options, rest[0]);
+        }
+
         using var store = KeyValueStore.Open(options);
         return args[0] switch
         {
@@ -39,6 +44,9 @@ internal static class Commands
             "hold-lmdb-write-lock" => LmdbWriteLock.Hold(store.Path, int.Parse(rest[0])),
             "hold-scan" => HoldScan(store, int.Parse(rest[0])),
             "fill" => Fill(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
+            "fill-bench" => TransferCommands.FillBench(store, int.Parse(rest[0])),
+            "export-dump" => TransferCommands.Export(store, rest[0]),
+            "check-integrity" => IntegrityCheck.Run(store),
             _ => Unknown(args[0]),
         };
     }

@@ -1,7 +1,101 @@
 namespace DataStore.Backup;
 
-/// <summary>Online copies of a store.</summary>
+/// <summary>
+/// Online copies of a store: checks the destination, lets the backend write its consistent copy
+/// (<see cref="KeyValueStoreBase.BackupCore"/>) on a thread-pool thread, makes it durable, and removes a partial copy
+/// when anything fails or the caller cancels.
+/// </summary>
 internal static class StoreBackup
 {
-    public static Task<BackupResult> RunAsync(IKeyValueStore store, string destinationPath, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) => throw new NotImplementedException();
+    public static Task<BackupResult> RunAsync(IKeyValueStore store, string destinationPath, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    {
+        if (store is not KeyValueStoreBase core || store.Backend == StoreBackend.InMemory)
+        {
+            throw new NotSupportedException(
+                $"A {store.Backend} store has no files to back up; export it (StoreMaintenance.ExportAsync) and import the dump instead.");
+        }
+
+        var destination = CheckDestination(store, destinationPath);
+        return Task.Run(() => Run(core, destination, progress, cancellationToken), cancellationToken);
+    }
+
+    private static BackupResult Run(KeyValueStoreBase store, string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    {
+        var throttle = new ProgressThrottle(progress);
+        throttle.ReportNow(new StoreProgress(StorePhase.BackingUp, 0, 0, null, null));
+        var created = !Directory.Exists(destination);
+        try
+        {
+            StoreFiles.Guard(store.Path, store.Backend, () =>
+            {
+                Directory.CreateDirectory(destination);
+                store.BackupCore(destination, throttle, cancellationToken);
+                cancellationToken.ThrowIfCancellationRequested();
+                BackupFiles.SyncTree(destination);
+                return 0;
+            });
+        }
+        catch
+        {
+            RemovePartial(destination, created);
+            throw;
+        }
+
+        var bytes = DirectorySize.Of(destination);
+        throttle.ReportNow(new StoreProgress(StorePhase.BackingUp, 0, bytes, null, bytes));
+        return new BackupResult(destination, bytes);
+    }
+
+    /// <summary>The destination as a full path; it must not exist or be an empty directory, and must lie outside the store.</summary>
+    private static string CheckDestination(IKeyValueStore store, string destinationPath)
+    {
+        var destination = System.IO.Path.GetFullPath(destinationPath);
+        var source = System.IO.Path.TrimEndingDirectorySeparator(System.IO.Path.GetFullPath(store.Path));
+        var comparison = OperatingSystem.IsWindows() || OperatingSystem.IsMacOS() ? StringComparison.OrdinalIgnoreCase : StringComparison.Ordinal;
+        var trimmed = System.IO.Path.TrimEndingDirectorySeparator(destination);
+        if (trimmed.Equals(source, comparison) || trimmed.StartsWith(source + System.IO.Path.DirectorySeparatorChar, comparison))
+        {
+            throw new ArgumentException($"The backup destination '{destination}' lies inside the store '{source}'; choose a directory outside it.", nameof(destinationPath));
+        }
+
+        if (File.Exists(destination))
+        {
+            throw new ArgumentException($"The backup destination '{destination}' is a file; give a new or empty directory.", nameof(destinationPath));
+        }
+
+        if (Directory.Exists(destination) && Directory.EnumerateFileSystemEntries(destination).Any())
+        {
+            throw new ArgumentException($"The backup destination '{destination}' is not empty; give a new or empty directory, so no backup mixes with other files.", nameof(destinationPath));
+        }
+
+        return destination;
+    }
+
+    private static void RemovePartial(string destination, bool created)
+    {
+        try
+        {
+            if (created)
+            {
+                Directory.Delete(destination, recursive: true);
+                return;
+            }
+
+            foreach (var entry in new DirectoryInfo(destination).EnumerateFileSystemInfos())
+            {
+                if (entry is DirectoryInfo directory)
+                {
+                    directory.Delete(recursive: true);
+                }
+                else
+                {
+                    entry.Delete();
+                }
+            }
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // The original failure matters more; what is left is an incomplete directory the caller can delete.
+        }
+    }
 }

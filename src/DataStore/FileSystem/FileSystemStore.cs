@@ -10,7 +10,7 @@ namespace DataStore.FileSystem;
 /// multi-step change overlapped them. Writes hold the exclusive cross-process lock; batches go through a journal.
 /// Scans read their whole result under the shared lock when they open, so each is a snapshot.
 /// </summary>
-internal sealed class FileSystemStore : KeyValueStoreBase
+internal sealed partial class FileSystemStore : KeyValueStoreBase
 {
     /// <summary>The most entries a directory holds unless a test lowers it.</summary>
     public const int DefaultMaxEntries = 4096;
@@ -28,6 +28,7 @@ internal sealed class FileSystemStore : KeyValueStoreBase
     private readonly DirectoryHandles _handles = new();
     private readonly Timer? _backgroundSync;
     private readonly ILogger _logger;
+    private readonly int _maxEntries;
     private int _dirty;
 
     private FileSystemStore(string directory, Durability durability, DataStoreOptions options, ILogger logger, SharedState state, StoreLocks locks, int maxEntries)
@@ -37,6 +38,7 @@ internal sealed class FileSystemStore : KeyValueStoreBase
         _logger = logger;
         _state = state;
         _locks = locks;
+        _maxEntries = maxEntries;
         _layout = new Layout(System.IO.Path.Combine(directory, "data"), state, _handles);
         _writer = new TreeWriter(directory, _layout, state, maxEntries);
         if (durability == Durability.Relaxed)

@@ -15,6 +15,7 @@ internal sealed class LiteDbEngine : IDisposable
     private const string CompactFile = "compact.litedb";
     private const string CompactLogFile = "compact-log.litedb";
     private const int CopyBatchBytes = 8 << 20;
+    private const int CopyBatchDocuments = 10_000;
 
     private readonly LiteDbFile _log;
     private readonly LiteDbFile _data;
@@ -158,7 +159,27 @@ internal sealed class LiteDbEngine : IDisposable
         }
     }
 
-    private void CopyCollection(string collection, LiteDbEngine copy)
+    /// <summary>
+    /// Copies every document into a new store's files in <paramref name="directory"/> (a backup: the copy reads through
+    /// LiteDB, so it holds what sits only in the log too). Call under the write lock, so no write lands between the
+    /// pairs and their chunks. <paramref name="copied"/> receives the running count of documents copied.
+    /// </summary>
+    public void CopyInto(string directory, LiteDbKeys keys, Action<long>? copied, CancellationToken cancellationToken)
+    {
+        using var copy = Open(directory, keys);
+        long documents = 0;
+        foreach (var collection in new[] { LiteDbTable.Pairs, LiteDbTable.Chunks })
+        {
+            CopyCollection(collection, copy, n =>
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                documents += n;
+                copied?.Invoke(documents);
+            });
+        }
+    }
+
+    private void CopyCollection(string collection, LiteDbEngine copy, Action<int>? inserted = null)
     {
         var batch = new List<BsonDocument>();
         long bytes = 0;
@@ -168,9 +189,10 @@ internal sealed class LiteDbEngine : IDisposable
             var doc = reader.Current.AsDocument;
             batch.Add(doc);
             bytes += doc.Values.Sum(value => value.IsBinary ? value.AsBinary.Length : 16);
-            if (bytes >= CopyBatchBytes)
+            if (bytes >= CopyBatchBytes || batch.Count >= CopyBatchDocuments)
             {
                 copy._engine.Insert(collection, batch, BsonAutoId.ObjectId);
+                inserted?.Invoke(batch.Count);
                 batch.Clear();
                 bytes = 0;
             }
@@ -179,6 +201,7 @@ internal sealed class LiteDbEngine : IDisposable
         if (batch.Count > 0)
         {
             copy._engine.Insert(collection, batch, BsonAutoId.ObjectId);
+            inserted?.Invoke(batch.Count);
         }
     }
 }

@@ -10,7 +10,7 @@ namespace DataStore.LiteDb;
 /// log file; point reads on the caller's thread; scans on a thread of their own holding a snapshot. The log is
 /// fsynced in the background (Relaxed) or before a durable write returns, shared by concurrent writers.
 /// </summary>
-internal sealed class LiteDbStore : KeyValueStoreBase
+internal sealed partial class LiteDbStore : KeyValueStoreBase
 {
     public const string DataFile = "store.litedb";
     public const string LogFile = "store-log.litedb";

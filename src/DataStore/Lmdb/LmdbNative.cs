@@ -54,6 +54,17 @@ internal static unsafe partial class LmdbNative
     }
 
     [StructLayout(LayoutKind.Sequential)]
+    public struct DbStat
+    {
+        public uint PageSize;
+        public uint Depth;
+        public nuint BranchPages;
+        public nuint LeafPages;
+        public nuint OverflowPages;
+        public nuint Entries;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
     public struct EnvInfo
     {
         public nint MapAddress;
@@ -96,6 +107,9 @@ internal static unsafe partial class LmdbNative
 
     [LibraryImport(Library, EntryPoint = "mdb_env_copy2", StringMarshalling = StringMarshalling.Utf8)]
     public static partial int EnvCopy2(nint env, string path, uint flags);
+
+    [LibraryImport(Library, EntryPoint = "mdb_stat")]
+    public static partial int Stat(nint txn, uint dbi, out DbStat stat);
 
     [LibraryImport(Library, EntryPoint = "mdb_env_get_maxkeysize")]
     public static partial int EnvMaxKeySize(nint env);

@@ -141,6 +141,12 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
 
     protected override void CompactCore() => _env.Compact(_errors);
 
+    internal override void BackupCore(string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
+        LmdbBackup.Copy(_env, _errors, destination, progress, cancellationToken);
+
+    internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) =>
+        LmdbIntegrity.Check(_env, _errors, cancellationToken);
+
     protected override void Dispose(bool disposing)
     {
         if (_backgroundSync is not null)

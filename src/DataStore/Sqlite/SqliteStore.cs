@@ -182,6 +182,12 @@ internal sealed class SqliteStore : KeyValueStoreBase
         }
     }
 
+    internal override void BackupCore(string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
+        SqliteBackup.Copy(System.IO.Path.Combine(_directory, DatabaseFile), _writer.Errors, _timeout, destination, progress, cancellationToken);
+
+    internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) =>
+        SqliteIntegrity.Check(System.IO.Path.Combine(_directory, DatabaseFile), _writer.Errors, _timeout, cancellationToken);
+
     protected override void Dispose(bool disposing)
     {
         if (_backgroundSync is not null)

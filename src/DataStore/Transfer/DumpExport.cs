@@ -1,7 +1,35 @@
 namespace DataStore.Transfer;
 
-/// <summary>Writes a store to a dump.</summary>
+/// <summary>Writes a store to a dump: one snapshot scan streamed through a one-frame buffer.</summary>
 internal static class DumpExport
 {
-    public static Task<StoreDigest> RunAsync(IKeyValueStore store, Stream destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) => throw new NotImplementedException();
+    public static Task<StoreDigest> RunAsync(IKeyValueStore store, Stream destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
+        Task.Run(() => Run(store, destination, progress, cancellationToken), cancellationToken);
+
+    private static StoreDigest Run(IKeyValueStore store, Stream destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    {
+        if (!destination.CanWrite)
+        {
+            throw new ArgumentException("The destination stream cannot be written to.", nameof(destination));
+        }
+
+        var throttle = new ProgressThrottle(progress);
+        long? total = throttle.Enabled ? PairCounter.Count(store, throttle, cancellationToken) : null;
+        using var digest = new PairDigest();
+        var writer = new DumpWriter(destination, digest);
+        writer.WriteHeader(total is { } count ? (ulong)count : DumpFormat.UnknownPairs);
+        using (var cursor = store.ScanPrefix([]))
+        {
+            while (cursor.MoveNext())
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                writer.Write(cursor.Key, cursor.Value);
+                throttle.Report(StorePhase.Exporting, digest.Pairs, digest.Bytes, total);
+            }
+        }
+
+        writer.Finish();
+        throttle.Final(StorePhase.Exporting, digest.Pairs, digest.Bytes, total);
+        return digest.ToDigest();
+    }
 }

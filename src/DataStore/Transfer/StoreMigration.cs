@@ -1,7 +1,56 @@
 namespace DataStore.Transfer;
 
-/// <summary>Copies a store to another backend and checks the copy.</summary>
+/// <summary>Copies a store to another backend and checks the copy by reading it back.</summary>
 internal static class StoreMigration
 {
-    public static Task<StoreDigest> RunAsync(IKeyValueStore source, DataStoreOptions destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) => throw new NotImplementedException();
+    public static Task<StoreDigest> RunAsync(IKeyValueStore source, DataStoreOptions destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
+        Task.Run(() => Run(source, destination, progress, cancellationToken), cancellationToken);
+
+    private static StoreDigest Run(IKeyValueStore source, DataStoreOptions destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    {
+        var throttle = new ProgressThrottle(progress);
+        long? total = throttle.Enabled ? PairCounter.Count(source, throttle, cancellationToken) : null;
+        using var staged = StagedStore.Create(destination, source.Durability, "migrate");
+        using var copied = new PairDigest();
+        var sink = new BatchSink(staged.Store);
+        using (var cursor = source.ScanPrefix([]))
+        {
+            while (cursor.MoveNext())
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                copied.Append(cursor.Key, cursor.Value);
+                sink.Add(cursor.Key, cursor.Value);
+                throttle.Report(StorePhase.Copying, copied.Pairs, copied.Bytes, total);
+            }
+        }
+
+        sink.Flush();
+        throttle.Final(StorePhase.Copying, copied.Pairs, copied.Bytes, copied.Pairs);
+        var expected = copied.ToDigest();
+
+        var copy = staged.Reopen();
+        using var readBack = new PairDigest();
+        using (var cursor = copy.ScanPrefix([]))
+        {
+            while (cursor.MoveNext())
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                readBack.Append(cursor.Key, cursor.Value);
+                throttle.Report(StorePhase.Verifying, readBack.Pairs, readBack.Bytes, expected.Pairs, expected.Bytes);
+            }
+        }
+
+        var actual = readBack.ToDigest();
+        if (actual != expected)
+        {
+            staged.Abandon();
+            throw new DataStoreException(StoreFailure.Corrupt, staged.FinalPath, staged.Backend,
+                $"the copy read back differs from what was copied ({actual.Pairs:N0} pairs, {actual.Bytes:N0} bytes, SHA-256 {actual.Checksum}; " +
+                $"copied {expected.Pairs:N0} pairs, {expected.Bytes:N0} bytes, SHA-256 {expected.Checksum}). The copy was removed; the source is unchanged.");
+        }
+
+        throttle.Final(StorePhase.Verifying, actual.Pairs, actual.Bytes, expected.Pairs, expected.Bytes);
+        staged.Commit();
+        return expected;
+    }
 }

@@ -1,7 +1,107 @@
 namespace DataStore.Transfer;
 
-/// <summary>The engine's integrity check plus a full read.</summary>
+/// <summary>The engine's integrity check plus a full read: every pair scanned in order, and every value read again through <c>Get</c>.</summary>
+/// <remarks>
+/// Every pair, not a sample, is read twice (scan and <c>Get</c>), because the two take different paths through
+/// some engines (LMDB's and LiteDB's long keys, the FileSystem backend's key files); it roughly doubles the cost of the
+/// read. Engine exceptions become problems in the report, never a failure of the verification itself.
+/// </remarks>
 internal static class StoreVerification
 {
-    public static Task<VerifyReport> RunAsync(IKeyValueStore store, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) => throw new NotImplementedException();
+    public static Task<VerifyReport> RunAsync(IKeyValueStore store, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
+        Task.Run(() => Run(store, progress, cancellationToken), cancellationToken);
+
+    private static VerifyReport Run(IKeyValueStore store, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    {
+        var problems = new ProblemList();
+        var throttle = new ProgressThrottle(progress);
+        if (store is KeyValueStoreBase engine)
+        {
+            Guard(problems, "the engine's integrity check failed", () =>
+            {
+                foreach (var problem in engine.CheckIntegrityCore(cancellationToken))
+                {
+                    problems.Add(problem);
+                }
+            });
+        }
+
+        long? total = null;
+        if (throttle.Enabled)
+        {
+            Guard(problems, "counting the pairs failed", () => total = PairCounter.Count(store, throttle, cancellationToken));
+        }
+
+        using var digest = new PairDigest();
+        Guard(problems, "the full read stopped", () => ReadAll(store, digest, problems, throttle, total, cancellationToken), () => $" after {digest.Pairs:N0} pairs");
+        throttle.Final(StorePhase.Verifying, digest.Pairs, digest.Bytes, total);
+        return new VerifyReport(digest.ToDigest(), problems.ToList());
+    }
+
+    private static void ReadAll(IKeyValueStore store, PairDigest digest, ProblemList problems, ProgressThrottle throttle, long? total, CancellationToken cancellationToken)
+    {
+        var previous = new byte[256];
+        var previousLength = 0;
+        var buffer = new byte[4096];
+        using var cursor = store.ScanPrefix([]);
+        while (cursor.MoveNext())
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var key = cursor.Key;
+            var value = cursor.Value;
+            if (digest.Pairs > 0 && key.SequenceCompareTo(previous.AsSpan(0, previousLength)) <= 0)
+            {
+                problems.Add($"the scan returned key {KeyText.Describe(key)} after {KeyText.Describe(previous.AsSpan(0, previousLength))}, out of ascending order.");
+            }
+
+            if (previous.Length < key.Length)
+            {
+                previous = new byte[key.Length];
+            }
+
+            key.CopyTo(previous);
+            previousLength = key.Length;
+            CheckGet(store, key, value, ref buffer, problems);
+            digest.Append(key, value);
+            throttle.Report(StorePhase.Verifying, digest.Pairs, digest.Bytes, total);
+        }
+    }
+
+    private static void CheckGet(IKeyValueStore store, ReadOnlySpan<byte> key, ReadOnlySpan<byte> scanned, ref byte[] buffer, ProblemList problems)
+    {
+        try
+        {
+            var length = store.Get(key, buffer);
+            if (length > buffer.Length)
+            {
+                buffer = new byte[length];
+                length = store.Get(key, buffer);
+            }
+
+            if (length < 0)
+            {
+                problems.Add($"key {KeyText.Describe(key)} is listed by the scan, but Get does not find it.");
+            }
+            else if (length > buffer.Length || !buffer.AsSpan(0, length).SequenceEqual(scanned))
+            {
+                problems.Add($"key {KeyText.Describe(key)}: Get returns a different value ({length:N0} bytes) than the scan ({scanned.Length:N0} bytes).");
+            }
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            problems.Add($"key {KeyText.Describe(key)}: Get failed: {e.Message}");
+        }
+    }
+
+    private static void Guard(ProblemList problems, string what, Action action, Func<string>? where = null)
+    {
+        try
+        {
+            action();
+        }
+        catch (Exception e) when (e is not OperationCanceledException and not ObjectDisposedException)
+        {
+            problems.Add($"{what}{where?.Invoke()}: {e.GetType().Name}: {e.Message}");
+        }
+    }
 }

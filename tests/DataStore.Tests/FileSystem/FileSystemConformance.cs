@@ -68,3 +68,18 @@ public sealed class FileSystemThreadsContract : ThreadsContract
 {
     protected override StoreBackend Backend => StoreBackend.FileSystem;
 }
+
+public sealed class FileSystemBackupContract : BackupContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}
+
+public sealed class FileSystemIntegrityContract : IntegrityContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}
+
+public sealed class FileSystemCompactReportContract : CompactReportContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}

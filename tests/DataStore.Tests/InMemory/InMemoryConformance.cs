@@ -68,3 +68,18 @@ public sealed class InMemoryThreadsContract : ThreadsContract
 {
     protected override StoreBackend Backend => StoreBackend.InMemory;
 }
+
+public sealed class InMemoryBackupContract : BackupContract
+{
+    protected override StoreBackend Backend => StoreBackend.InMemory;
+}
+
+public sealed class InMemoryIntegrityContract : IntegrityContract
+{
+    protected override StoreBackend Backend => StoreBackend.InMemory;
+}
+
+public sealed class InMemoryCompactReportContract : CompactReportContract
+{
+    protected override StoreBackend Backend => StoreBackend.InMemory;
+}

@@ -68,3 +68,18 @@ public sealed class LiteDbThreadsContract : ThreadsContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 }
+
+public sealed class LiteDbBackupContract : BackupContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}
+
+public sealed class LiteDbIntegrityContract : IntegrityContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}
+
+public sealed class LiteDbCompactReportContract : CompactReportContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}

@@ -68,3 +68,18 @@ public sealed class LmdbThreadsContract : ThreadsContract
 {
     protected override StoreBackend Backend => StoreBackend.Lmdb;
 }
+
+public sealed class LmdbBackupContract : BackupContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}
+
+public sealed class LmdbIntegrityContract : IntegrityContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}
+
+public sealed class LmdbCompactReportContract : CompactReportContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}

@@ -68,3 +68,18 @@ public sealed class RocksDbThreadsContract : ThreadsContract
 {
     protected override StoreBackend Backend => StoreBackend.RocksDb;
 }
+
+public sealed class RocksDbBackupContract : BackupContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+public sealed class RocksDbIntegrityContract : IntegrityContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+public sealed class RocksDbCompactReportContract : CompactReportContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}

@@ -68,3 +68,18 @@ public sealed class SqliteThreadsContract : ThreadsContract
 {
     protected override StoreBackend Backend => StoreBackend.Sqlite;
 }
+
+public sealed class SqliteBackupContract : BackupContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
+
+public sealed class SqliteIntegrityContract : IntegrityContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
+
+public sealed class SqliteCompactReportContract : CompactReportContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}

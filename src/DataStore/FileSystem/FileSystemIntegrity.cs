@@ -1,0 +1,96 @@
+using System.Text;
+
+namespace DataStore.FileSystem;
+
+/// <summary>
+/// Checks a FileSystem store's files, holding the shared lock with no change in progress: every key file parses
+/// and passes its checksum, holds a key that starts with its directory's prefix and is named after that key; split
+/// directories hold only their marker, their own key and child directories; no leaf holds more than the limit; no
+/// journal, pending split or temporary file is left over.
+/// </summary>
+internal static class FileSystemIntegrity
+{
+    private const int MaxProblems = 100;
+
+    public static IReadOnlyList<string> CheckLocked(string store, int maxEntries, CancellationToken cancellationToken)
+    {
+        var problems = new List<string>();
+        foreach (var leftover in new[] { BatchJournal.FileName, LeafSplitter.PendingFile })
+        {
+            if (File.Exists(System.IO.Path.Combine(store, leftover)))
+            {
+                problems.Add($"'{leftover}' is left over from an unfinished change that no writer completed.");
+            }
+        }
+
+        var temporary = System.IO.Path.Combine(store, "tmp");
+        var stale = Directory.Exists(temporary) ? Directory.EnumerateFiles(temporary).Count() : 0;
+        if (stale > 0)
+        {
+            problems.Add($"{stale} temporary file(s) are left over in tmp/ from a writer that stopped (Compact removes them).");
+        }
+
+        var pending = new Stack<(string Path, byte[] Prefix)>();
+        pending.Push((System.IO.Path.Combine(store, "data"), []));
+        while (pending.TryPop(out var node) && problems.Count < MaxProblems)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var split = File.Exists(System.IO.Path.Combine(node.Path, KeyNames.SplitMarker));
+            var keyFiles = 0;
+            foreach (var entry in new DirectoryInfo(node.Path).EnumerateFileSystemInfos())
+            {
+                if (entry is DirectoryInfo)
+                {
+                    if (split && KeyNames.TryParseChild(entry.Name, out var b))
+                    {
+                        pending.Push((entry.FullName, [.. node.Prefix, b]));
+                    }
+                    else
+                    {
+                        problems.Add($"Directory '{entry.FullName}' does not belong in the key tree.");
+                    }
+                }
+                else if (entry.Name[0] == 'k' && (!split || entry.Name == "k"))
+                {
+                    keyFiles++;
+                    CheckKeyFile(entry.FullName, entry.Name, node.Prefix, problems);
+                }
+                else if (!(split && entry.Name == KeyNames.SplitMarker))
+                {
+                    problems.Add($"File '{entry.FullName}' does not belong in the key tree.");
+                }
+            }
+
+            if (!split && keyFiles > maxEntries)
+            {
+                problems.Add($"Directory '{node.Path}' holds {keyFiles} keys, more than the limit of {maxEntries}.");
+            }
+        }
+
+        return problems;
+    }
+
+    private static void CheckKeyFile(string path, string name, byte[] prefix, List<string> problems)
+    {
+        var status = KeyFile.Read(Encoding.UTF8.GetBytes(path + "\0"), withValue: true, out var key, out _);
+        if (status != ReadStatus.Found)
+        {
+            problems.Add($"Key file '{path}' is {(status == ReadStatus.Damaged ? "damaged (short, wrong header or failed checksum)" : "unreadable")}; its key reads as absent.");
+            return;
+        }
+
+        if (!key.StartsWith(prefix))
+        {
+            problems.Add($"Key file '{path}' holds a key that does not start with its directory's prefix.");
+            return;
+        }
+
+        Span<byte> expected = stackalloc byte[KeyNames.MaxNameLength];
+        var stem = Encoding.ASCII.GetString(expected[..KeyNames.Write(key[prefix.Length..], 0, expected)]);
+        var hashed = KeyNames.IsHashed(key[prefix.Length..]);
+        if (name != stem && !(hashed && name.StartsWith(stem + "-", StringComparison.Ordinal) && int.TryParse(name.AsSpan(stem.Length + 1), out _)))
+        {
+            problems.Add($"Key file '{path}' holds a key whose name would be '{stem}'.");
+        }
+    }
+}

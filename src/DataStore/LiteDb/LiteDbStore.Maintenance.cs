@@ -1,0 +1,44 @@
+using DataStore.Backup;
+
+namespace DataStore.LiteDb;
+
+internal sealed partial class LiteDbStore
+{
+    /// <summary>
+    /// Copies every document through LiteDB into a fresh store in <paramref name="destination"/>, under the write lock:
+    /// committed writes still only in the log are included, the copy never splits a value from its chunks, and
+    /// writers wait for the copy (up to the timeout). Reads and scans go on.
+    /// </summary>
+    internal override void BackupCore(string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    {
+        EnterWriter();
+        try
+        {
+            Guarded("Backing up", () =>
+            {
+                _db.CopyInto(destination, _keys, documents => progress?.Report(new StoreProgress(StorePhase.BackingUp, documents, 0, null, null)), cancellationToken);
+                return 0;
+            });
+        }
+        finally
+        {
+            Monitor.Exit(_writeLock);
+        }
+
+        BackupFiles.CopyManifest(_directory, destination);
+    }
+
+    /// <summary>Reads every document under the write lock (so chunked values are stable) and checks each value is whole.</summary>
+    internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken)
+    {
+        EnterWriter();
+        try
+        {
+            return Guarded("Checking integrity", () => LiteDbIntegrity.Check(_db, cancellationToken));
+        }
+        finally
+        {
+            Monitor.Exit(_writeLock);
+        }
+    }
+}
