@@ -166,7 +166,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     protected abstract void Dispose(bool disposing);
 
     /// <summary>Throws <see cref="ObjectDisposedException"/> once the store is disposed.</summary>
-    protected void ThrowIfDisposed()
+    protected internal void ThrowIfDisposed()
     {
         if (_disposed)
         {

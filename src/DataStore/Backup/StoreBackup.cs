@@ -15,6 +15,7 @@ internal static class StoreBackup
                 $"A {store.Backend} store has no files to back up; export it (StoreMaintenance.ExportAsync) and import the dump instead.");
         }
 
+        core.ThrowIfDisposed();
         var destination = CheckDestination(store, destinationPath);
         return Task.Run(() => Run(core, destination, progress, cancellationToken), cancellationToken);
     }

@@ -11,7 +11,22 @@ internal sealed partial class LmdbEnvironment
     /// </summary>
     public void Backup(LmdbErrors errors, string destination)
     {
-        var target = System.IO.Path.Combine(destination, DataFile);
+        // Held like an open scan: the environment outlives a store disposed meanwhile, and Compact waits for the copy.
+        AddCursor();
+        try
+        {
+            CopyTo(errors, System.IO.Path.Combine(destination, DataFile));
+        }
+        finally
+        {
+            RemoveCursor();
+        }
+
+        BackupFiles.CopyFile(Directory, destination, LmdbLibrary.FormatFile);
+    }
+
+    private void CopyTo(LmdbErrors errors, string target)
+    {
         while (true)
         {
             int rc;
@@ -35,7 +50,5 @@ internal sealed partial class LmdbEnvironment
             File.Delete(target);
             AdoptMapSize(errors);
         }
-
-        BackupFiles.CopyFile(Directory, destination, LmdbLibrary.FormatFile);
     }
 }

@@ -14,6 +14,19 @@ internal static unsafe class LmdbIntegrity
 
     public static IReadOnlyList<string> Check(LmdbEnvironment env, LmdbErrors errors, CancellationToken cancellationToken)
     {
+        env.AddCursor(); // held like an open scan: the environment outlives a store disposed during the walk
+        try
+        {
+            return Walk(env, errors, cancellationToken);
+        }
+        finally
+        {
+            env.RemoveCursor();
+        }
+    }
+
+    private static List<string> Walk(LmdbEnvironment env, LmdbErrors errors, CancellationToken cancellationToken)
+    {
         var problems = new List<string>();
         var txn = env.BeginRead(errors);
         try

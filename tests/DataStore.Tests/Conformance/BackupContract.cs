@@ -78,6 +78,31 @@ public abstract class BackupContract : StoreContract
     }
 
     [Fact]
+    public async Task A_backup_cancelled_after_it_started_removes_what_it_wrote()
+    {
+        RequireCapability(StoreCapabilities.Persistent, Rule);
+        var store = Open();
+        Fill(store, 100);
+        using var cancel = new CancellationTokenSource();
+        var progress = new SynchronousProgress<StoreProgress>(_ => cancel.Cancel()); // the first report comes once the backup runs
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => store.BackupAsync(Directory.Sub("cancelled"), progress, cancel.Token));
+        Assert.False(System.IO.Directory.Exists(Directory.Sub("cancelled")));
+        Assert.Equal(100, StoreAssert.Scan(store, [], keysOnly: true).Count); // the store itself is untouched
+    }
+
+    [Fact]
+    public async Task A_disposed_store_refuses_a_backup()
+    {
+        RequireCapability(StoreCapabilities.Persistent, Rule);
+        var store = Open();
+        store.Dispose();
+
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => store.BackupAsync(Directory.Sub("backup"), cancellationToken: TestContext.Current.CancellationToken));
+        Assert.False(System.IO.Directory.Exists(Directory.Sub("backup")));
+    }
+
+    [Fact]
     public async Task A_backup_taken_while_a_second_process_writes_is_consistent()
     {
         RequireCapability(StoreCapabilities.Persistent, Rule);

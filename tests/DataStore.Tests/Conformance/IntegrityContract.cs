@@ -32,7 +32,7 @@ public abstract class IntegrityContract : StoreContract
         TestContext.Current.TestOutputHelper?.WriteLine($"damaged {damaged}; the child exited {code}:\n{output}");
         Assert.DoesNotContain("HEALTHY", output, StringComparison.Ordinal);
         var reported = code == 1 && output.Contains("DAMAGED", StringComparison.Ordinal);
-        var refused = code == 3 && output.Contains("ERROR", StringComparison.Ordinal);
+        var refused = code == 3 && output.Contains("ERROR Corrupt", StringComparison.Ordinal); // a DataStoreException naming the cause
         Assert.True(reported || refused, $"the child neither reported damage nor refused the store with a DataStoreException (exit {code}):\n{output}");
     }
 
