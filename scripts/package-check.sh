@@ -74,4 +74,6 @@ datastore="$work/tools/datastore"
 "$datastore" put --store "$work/tool-store" --backend Sqlite "skyrim/mods/skyui" "5.2"
 test "$("$datastore" get --store "$work/tool-store" "skyrim/mods/skyui")" = "5.2"
 "$datastore" info --store "$work/tool-store" | sed 's/^/  /'
-step "dotnet tool install DataStore.Cli $version from the feed; datastore put, get and info ran"
+# verify starts the installed tool again as its child process (the tool shim, not dotnet DataStore.Cli.dll).
+"$datastore" verify --store "$work/tool-store" --quiet | grep -qx 'pairs: 1'
+step "dotnet tool install DataStore.Cli $version from the feed; datastore put, get, info and verify ran"

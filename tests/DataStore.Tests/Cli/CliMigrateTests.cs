@@ -35,6 +35,8 @@ public sealed class CliMigrateTests : IDisposable
         DatastoreTool.Run(_directory.Path, ["migrate", "--store", Source, "--to", Source, "--to-backend", "Lmdb"]).AssertFailed(2, "already exists");
         DatastoreTool.Run(_directory.Path, ["migrate", "--store", Source, "--to", _directory.Sub("t"), "--to-backend", "Paper"]).AssertFailed(2, "--to-backend 'Paper'");
         DatastoreTool.Run(_directory.Path, ["migrate", "--store", Source, "--to-backend", "Lmdb"]).AssertFailed(2, "--to");
+        DatastoreTool.Run(_directory.Path, ["migrate", "--quiet", "--store", Source, "--to", Path.Combine(Source, "inside"), "--to-backend", "Lmdb"]).AssertFailed(2, "");
+        Assert.False(Directory.Exists(Path.Combine(Source, "inside")));
         Assert.Equal(["notes.txt"], Directory.EnumerateFileSystemEntries(occupied).Select(Path.GetFileName));
     }
 
