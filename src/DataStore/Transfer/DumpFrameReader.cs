@@ -33,6 +33,11 @@ internal sealed class DumpFrameReader
         Span<byte> header = stackalloc byte[DumpFormat.HeaderLength];
         var got = _stream.ReadAtLeast(header[..12], 12, throwOnEndOfStream: false);
         Offset += got;
+        if (got is > 0 and < 8 && header[..got].SequenceEqual(DumpFormat.Magic[..got]))
+        {
+            throw Truncated("the header");
+        }
+
         if (got < DumpFormat.Magic.Length || !header[..DumpFormat.Magic.Length].SequenceEqual(DumpFormat.Magic))
         {
             throw new DumpFormatException(StoreFailure.Corrupt, _storePath, _backend, 0, got == 0

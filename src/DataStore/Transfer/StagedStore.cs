@@ -55,7 +55,7 @@ internal sealed class StagedStore : IDisposable
         }
 
         var backend = destination.Backend ?? StoreBackend.Sqlite;
-        var final = Path.GetFullPath(destination.Path);
+        var final = Path.TrimEndingDirectorySeparator(Path.GetFullPath(destination.Path));
         if (BackendCatalog.Find(backend) is null)
         {
             throw new DataStoreException(StoreFailure.Unavailable, final, backend, $"the backend cannot be opened: {BackendCatalog.WhyUnavailable(backend)}.");

@@ -8,6 +8,7 @@ internal static class StoreMigration
 
     private static StoreDigest Run(IKeyValueStore source, DataStoreOptions destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
     {
+        ThrowIfInside(source, destination);
         var throttle = new ProgressThrottle(progress);
         long? total = throttle.Enabled ? PairCounter.Count(source, throttle, cancellationToken) : null;
         using var staged = StagedStore.Create(destination, source.Durability, "migrate");
@@ -52,5 +53,23 @@ internal static class StoreMigration
         throttle.Final(StorePhase.Verifying, actual.Pairs, actual.Bytes, expected.Pairs, expected.Bytes);
         staged.Commit();
         return expected;
+    }
+
+    /// <summary>Refuses a destination inside the source's directory, where the source's engine would find foreign files.</summary>
+    private static void ThrowIfInside(IKeyValueStore source, DataStoreOptions destination)
+    {
+        if (string.IsNullOrEmpty(source.Path) || string.IsNullOrWhiteSpace(destination.Path))
+        {
+            return;
+        }
+
+        var sourcePath = Path.TrimEndingDirectorySeparator(Path.GetFullPath(source.Path)) + Path.DirectorySeparatorChar;
+        var destinationPath = Path.TrimEndingDirectorySeparator(Path.GetFullPath(destination.Path)) + Path.DirectorySeparatorChar;
+        if (destinationPath.StartsWith(sourcePath, OperatingSystem.IsLinux() ? StringComparison.Ordinal : StringComparison.OrdinalIgnoreCase))
+        {
+            throw new ArgumentException(destinationPath.Length == sourcePath.Length
+                ? $"The destination '{destination.Path}' is the source store itself; migrate to a new directory."
+                : $"The destination '{destination.Path}' is inside the source store's directory '{source.Path}'; migrate to a directory outside it.", nameof(destination));
+        }
     }
 }

@@ -86,7 +86,7 @@ public sealed class HostileDumpTests
         for (var length = 0; length < dump.Length; length++)
         {
             var e = Assert.Throws<DumpFormatException>(() => DumpReading.ReadAll(dump.AsSpan(0, length).ToArray()));
-            Assert.True(e.Message.Contains("truncated", StringComparison.Ordinal) || length < 8, $"length {length}: {e.Message}");
+            Assert.True(e.Message.Contains(length == 0 ? "empty" : "truncated", StringComparison.Ordinal), $"length {length}: {e.Message}");
         }
     }
 
@@ -166,6 +166,34 @@ public sealed class HostileDumpTests
         var (pairs, _) = DumpReading.ReadAll(dump);
         Assert.Equal(value, pairs[0].Value);
         Assert.Equal(2000, pairs[0].Key.Length);
+    }
+
+    [Fact]
+    public void Random_damage_is_always_a_DumpFormatException_never_another_failure()
+    {
+        var builder = new DumpBuilder { FrameLength = 64 };
+        var random = new Random(7);
+        for (var i = 0; i < 40; i++)
+        {
+            var value = new byte[random.Next(0, 90)];
+            random.NextBytes(value);
+            builder.Pair([(byte)(i / 10), (byte)i, (byte)random.Next(256)], value);
+        }
+
+        var good = builder.End().Build();
+        for (var seed = 0; seed < 500; seed++)
+        {
+            var damaged = good.ToArray();
+            var rng = new Random(seed);
+            for (var flips = rng.Next(1, 4); flips > 0; flips--)
+            {
+                damaged[rng.Next(damaged.Length)] ^= (byte)rng.Next(1, 256);
+            }
+
+            var cut = rng.Next(4) == 0 ? rng.Next(damaged.Length) : damaged.Length;
+            var e = Record.Exception(() => DumpReading.ReadAll(damaged.AsSpan(0, cut).ToArray()));
+            Assert.True(e is DumpFormatException, $"seed {seed}: {e?.GetType().Name ?? "no exception"}: {e?.Message}");
+        }
     }
 
     [Fact]

@@ -155,6 +155,16 @@ public sealed class ImportTests : IDisposable
     }
 
     [Fact]
+    public async Task A_destination_with_a_trailing_separator_is_built_beside_it_not_inside_it()
+    {
+        var path = Destination + System.IO.Path.DirectorySeparatorChar;
+        await StoreMaintenance.ImportAsync(new MemoryStream(Pairs(3).Build()), TransferData.Options(path, StoreBackend.Sqlite), cancellationToken: Token);
+        Assert.Equal(["imported"], TransferData.Entries(_directory.Path));
+        using var store = KeyValueStore.Open(Destination);
+        Assert.Equal(3, TransferData.ReadAll(store).Count);
+    }
+
+    [Fact]
     public async Task Import_reads_an_unseekable_stream()
     {
         var digest = await StoreMaintenance.ImportAsync(new UnseekableStream(Pairs(1500, 1 << 20).Build()), TransferData.Options(Destination, StoreBackend.Sqlite), cancellationToken: Token);

@@ -54,10 +54,23 @@ public sealed class MigrationTests : IDisposable
     public async Task Migrate_refuses_an_existing_store_and_leaves_it_alone()
     {
         using var source = TransferData.Fill(_directory.Sub("source"), StoreBackend.Sqlite, TransferData.EdgePairs(largeValue: false, ordinary: 5));
-        var e = await Assert.ThrowsAsync<DataStoreException>(() => source.MigrateAsync(TransferData.Options(_directory.Sub("source"), StoreBackend.Lmdb), cancellationToken: Token));
+        TransferData.Fill(_directory.Sub("other"), StoreBackend.Lmdb, [("x"u8.ToArray(), [])]).Dispose();
+        var e = await Assert.ThrowsAsync<DataStoreException>(() => source.MigrateAsync(TransferData.Options(_directory.Sub("other"), StoreBackend.Lmdb), cancellationToken: Token));
         Assert.Contains("not empty", e.Message, StringComparison.Ordinal);
-        Assert.Equal(["source"], TransferData.Entries(_directory.Path));
+        Assert.Equal(["other", "source"], TransferData.Entries(_directory.Path));
+        using var other = KeyValueStore.Open(_directory.Sub("other"));
+        Assert.Single(TransferData.ReadAll(other));
+        await Assert.ThrowsAsync<ArgumentException>(() => source.MigrateAsync(TransferData.Options(_directory.Sub("source"), StoreBackend.Lmdb), cancellationToken: Token));
         Assert.Equal(12, TransferData.ReadAll(source).Count);
+    }
+
+    [Fact]
+    public async Task Migrate_refuses_a_destination_inside_the_source()
+    {
+        using var source = TransferData.Fill(_directory.Sub("source"), StoreBackend.FileSystem, TransferData.EdgePairs(largeValue: false, ordinary: 5));
+        var inside = System.IO.Path.Combine(_directory.Sub("source"), "copy");
+        await Assert.ThrowsAsync<ArgumentException>(() => source.MigrateAsync(TransferData.Options(inside, StoreBackend.Sqlite), cancellationToken: Token));
+        Assert.False(Directory.Exists(inside));
     }
 
     [Fact]
