@@ -18,7 +18,7 @@ internal static class DumpExport
         using var digest = new PairDigest();
         var writer = new DumpWriter(destination, digest);
         writer.WriteHeader(total is { } count ? (ulong)count : DumpFormat.UnknownPairs);
-        using (var cursor = store.ScanPrefix([]))
+        using (var cursor = WholeStore.Read(store))
         {
             while (cursor.MoveNext())
             {

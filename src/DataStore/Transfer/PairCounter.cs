@@ -7,7 +7,7 @@ internal static class PairCounter
     public static long Count(IKeyValueStore store, ProgressThrottle progress, CancellationToken cancellationToken)
     {
         long pairs = 0;
-        using (var cursor = store.ScanPrefix([], keysOnly: true))
+        using (var cursor = WholeStore.Read(store, keysOnly: true))
         {
             while (cursor.MoveNext())
             {
