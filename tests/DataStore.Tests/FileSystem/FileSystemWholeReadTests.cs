@@ -5,6 +5,7 @@ using Microsoft.Extensions.Logging.Abstractions;
 namespace DataStore.Tests.FileSystem;
 
 /// <summary>The whole-store read of export and verify: what a scan of everything gives, lazily, with writers waiting.</summary>
+[Collection(MemoryMeasurements.Name)]
 public sealed class FileSystemWholeReadTests : IDisposable
 {
     private readonly TemporaryDirectory _directory = new();
