@@ -1,6 +1,6 @@
 namespace DataStore.Transfer;
 
-/// <summary>Writes a store to a dump: one snapshot scan streamed through a one-frame buffer.</summary>
+/// <summary>Writes a store to a dump: one whole-store read (see <see cref="WholeStore"/>) streamed through a one-frame buffer.</summary>
 internal static class DumpExport
 {
     public static Task<StoreDigest> RunAsync(IKeyValueStore store, Stream destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>

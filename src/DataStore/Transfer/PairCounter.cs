@@ -1,6 +1,6 @@
 namespace DataStore.Transfer;
 
-/// <summary>Counts a store's pairs with a keys-only scan, so later progress reports can carry a total.</summary>
+/// <summary>Counts a store's pairs with a keys-only whole-store read, so later progress reports can carry a total.</summary>
 internal static class PairCounter
 {
     /// <summary>The number of pairs in <paramref name="store"/> (phase <see cref="StorePhase.Counting"/>).</summary>
