@@ -106,7 +106,8 @@ internal static class TreeWalker
         }
     }
 
-    private static ReadStatus Read(LayoutNode node, string name, bool keysOnly, out (byte[] Key, byte[] Value) pair)
+    /// <summary>Reads the key file <paramref name="name"/> of <paramref name="node"/> into new arrays (the value stays empty when <paramref name="keysOnly"/>).</summary>
+    internal static ReadStatus Read(LayoutNode node, string name, bool keysOnly, out (byte[] Key, byte[] Value) pair)
     {
         var nameBytes = Encoding.ASCII.GetBytes(name);
         var path = new byte[node.PathBytes.Length + nameBytes.Length + 2];

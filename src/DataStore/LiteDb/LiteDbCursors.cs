@@ -3,17 +3,22 @@ namespace DataStore.LiteDb;
 /// <summary>The store's open cursors: Compact waits for them to close (it swaps the engine), Dispose closes them.</summary>
 internal sealed class LiteDbCursors
 {
-    private readonly HashSet<LiteDbCursor> _open = [];
+    private readonly HashSet<IKeyValueCursor> _open = [];
 
     public LiteDbCursor Add(LiteDbScan scan, Func<Exception, Exception> translate)
     {
         var cursor = new LiteDbCursor(scan, translate, Forget);
+        Track(cursor);
+        return cursor;
+    }
+
+    /// <summary>Counts <paramref name="cursor"/> as open until it calls <see cref="Forget"/>.</summary>
+    public void Track(IKeyValueCursor cursor)
+    {
         lock (_open)
         {
             _open.Add(cursor);
         }
-
-        return cursor;
     }
 
     /// <summary>Waits up to <paramref name="timeout"/> for every cursor to be disposed; false if some stay open.</summary>
@@ -39,7 +44,7 @@ internal sealed class LiteDbCursors
     /// <summary>Disposes every open cursor; their owners' next MoveNext throws <see cref="ObjectDisposedException"/>.</summary>
     public void CloseAll()
     {
-        LiteDbCursor[] open;
+        IKeyValueCursor[] open;
         lock (_open)
         {
             open = [.. _open];
@@ -51,7 +56,8 @@ internal sealed class LiteDbCursors
         }
     }
 
-    private void Forget(LiteDbCursor cursor)
+    /// <summary>Stops counting <paramref name="cursor"/>, which has been disposed.</summary>
+    public void Forget(IKeyValueCursor cursor)
     {
         lock (_open)
         {

@@ -28,6 +28,22 @@ internal sealed partial class LiteDbStore
         BackupFiles.CopyManifest(_directory, destination);
     }
 
+    /// <summary>
+    /// Holds the write lock until the cursor is disposed (writers wait, each up to the timeout) and reads in chunks,
+    /// each in a read transaction of its own, so memory does not grow with the store (see <see cref="LiteDbWholeRead"/>).
+    /// </summary>
+    internal override IKeyValueCursor ReadWholeStoreCore(bool keysOnly)
+    {
+        var hold = LiteDbWriterHold.Take(EnterWriter, _writeLock);
+        var cursor = new LiteDbWholeRead(
+            hold,
+            start => new LiteDbScan(() => _db.Table, start, default, keysOnly, static action => action()),
+            e => LiteDbErrors.IsStoreFailure(e) ? _errors.Translate(e, "Reading the whole store") : e,
+            _cursors.Forget);
+        _cursors.Track(cursor);
+        return cursor;
+    }
+
     /// <summary>Reads every document under the write lock (so chunked values are stable) and checks each value is whole.</summary>
     internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken)
     {

@@ -210,6 +210,8 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
             }
         }
 
+        // A whole-store read holds the write lock until it is closed.
+        _cursors.CloseAll();
         lock (_writeLock)
         {
             _cursors.CloseAll();

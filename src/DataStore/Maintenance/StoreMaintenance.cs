@@ -7,7 +7,9 @@ namespace DataStore;
 /// <remarks>
 /// Each runs on a thread-pool thread, reports progress through <see cref="IProgress{T}"/> (about ten times a
 /// second at most) and stops with <see cref="OperationCanceledException"/> when its token is cancelled. The stores
-/// stay usable by other threads and processes while an operation runs.
+/// stay usable by other threads and processes while an operation runs, except that on the FileSystem and LiteDb
+/// backends export, migrate and verify make writers wait (each up to its <see cref="DataStoreOptions.Timeout"/>)
+/// until they finish, which keeps their memory flat; so a progress callback must not write to the store being read.
 /// </remarks>
 public static class StoreMaintenance
 {

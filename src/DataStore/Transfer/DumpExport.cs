@@ -1,6 +1,6 @@
 namespace DataStore.Transfer;
 
-/// <summary>Writes a store to a dump: one snapshot scan streamed through a one-frame buffer.</summary>
+/// <summary>Writes a store to a dump: one whole-store read (see <see cref="WholeStore"/>) streamed through a one-frame buffer.</summary>
 internal static class DumpExport
 {
     public static Task<StoreDigest> RunAsync(IKeyValueStore store, Stream destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
@@ -18,7 +18,7 @@ internal static class DumpExport
         using var digest = new PairDigest();
         var writer = new DumpWriter(destination, digest);
         writer.WriteHeader(total is { } count ? (ulong)count : DumpFormat.UnknownPairs);
-        using (var cursor = store.ScanPrefix([]))
+        using (var cursor = WholeStore.Read(store))
         {
             while (cursor.MoveNext())
             {

@@ -14,7 +14,7 @@ internal static class StoreMigration
         using var staged = StagedStore.Create(destination, source.Durability, "migrate");
         using var copied = new PairDigest();
         var sink = new BatchSink(staged.Store);
-        using (var cursor = source.ScanPrefix([]))
+        using (var cursor = WholeStore.Read(source))
         {
             while (cursor.MoveNext())
             {
@@ -31,7 +31,7 @@ internal static class StoreMigration
 
         var copy = staged.Reopen();
         using var readBack = new PairDigest();
-        using (var cursor = copy.ScanPrefix([]))
+        using (var cursor = WholeStore.Read(copy))
         {
             while (cursor.MoveNext())
             {

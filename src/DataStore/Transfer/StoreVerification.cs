@@ -43,7 +43,7 @@ internal static class StoreVerification
         var previous = new byte[256];
         var previousLength = 0;
         var buffer = new byte[4096];
-        using var cursor = store.ScanPrefix([]);
+        using var cursor = WholeStore.Read(store);
         while (cursor.MoveNext())
         {
             cancellationToken.ThrowIfCancellationRequested();

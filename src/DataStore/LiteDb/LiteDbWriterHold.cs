@@ -1,0 +1,73 @@
+namespace DataStore.LiteDb;
+
+/// <summary>
+/// Holds the store's writer lock (a monitor, so owned by the thread that took it) on a thread of its own until
+/// disposed, from any thread: writers wait meanwhile, each up to the store's timeout.
+/// </summary>
+internal sealed class LiteDbWriterHold : IDisposable
+{
+    private readonly ManualResetEventSlim _release = new();
+    private readonly Thread _thread;
+    private int _disposed;
+
+    private LiteDbWriterHold(Action enter, object writeLock, TaskCompletionSource taken)
+    {
+        _thread = new Thread(() => Hold(enter, writeLock, taken)) { IsBackground = true, Name = "DataStore LiteDb writer hold" };
+    }
+
+    /// <summary>Takes the lock with <paramref name="enter"/> (which throws on timeout) on the new thread; returns once it is held.</summary>
+    public static LiteDbWriterHold Take(Action enter, object writeLock)
+    {
+        var taken = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var hold = new LiteDbWriterHold(enter, writeLock, taken);
+        hold._thread.Start();
+        try
+        {
+            taken.Task.GetAwaiter().GetResult();
+        }
+        catch
+        {
+            hold._thread.Join();
+            hold._release.Dispose();
+            throw;
+        }
+
+        return hold;
+    }
+
+    /// <summary>Lets the lock go and waits until it has.</summary>
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        _release.Set();
+        _thread.Join();
+        _release.Dispose();
+    }
+
+    private void Hold(Action enter, object writeLock, TaskCompletionSource taken)
+    {
+        try
+        {
+            enter();
+        }
+        catch (Exception e)
+        {
+            taken.SetException(e);
+            return;
+        }
+
+        try
+        {
+            taken.SetResult();
+            _release.Wait();
+        }
+        finally
+        {
+            Monitor.Exit(writeLock);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+using DataStore.FileSystem;
+using DataStore.Tests.Conformance;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace DataStore.Tests.FileSystem;
+
+/// <summary>The whole-store read of export and verify: what a scan of everything gives, lazily, with writers waiting.</summary>
+[Collection(MemoryMeasurements.Name)]
+public sealed class FileSystemWholeReadTests : IDisposable
+{
+    private readonly TemporaryDirectory _directory = new();
+
+    private string StorePath => _directory.Sub("store");
+
+    [Fact]
+    public void Gives_exactly_what_a_scan_of_everything_gives_over_split_directories_and_long_keys()
+    {
+        using var store = Open(maxEntries: 16, TimeSpan.FromSeconds(30));
+        var random = new Random(11);
+        for (var i = 0; i < 1_500; i++)
+        {
+            var key = new byte[1 + random.Next(i % 50 == 0 ? 600 : 6)];
+            random.NextBytes(key);
+            key[0] = (byte)(i % 3);
+            var value = new byte[random.Next(64)];
+            random.NextBytes(value);
+            store.Put(key, value);
+        }
+
+        // Keys equal to a split directory's prefix live in the directory itself.
+        store.Put([0], "zero"u8);
+        store.Put([1], "one"u8);
+        Assert.True(Directory.EnumerateDirectories(Path.Combine(StorePath, "data"), "*", SearchOption.AllDirectories).Count() > 20);
+
+        foreach (var keysOnly in new[] { false, true })
+        {
+            var scanned = StoreAssert.Scan(store, [], keysOnly);
+            using var cursor = store.ReadWholeStore(keysOnly);
+            var read = StoreAssert.Drain(cursor);
+            Assert.Equal(scanned.Count, read.Count);
+            Assert.Equal(scanned.Select(p => Bytes.Hex(p.Key) + "=" + Bytes.Hex(p.Value)), read.Select(p => Bytes.Hex(p.Key) + "=" + Bytes.Hex(p.Value)));
+            Assert.False(cursor.MoveNext());
+        }
+    }
+
+    [Fact]
+    public async Task Writers_of_other_threads_wait_until_it_is_disposed_and_the_reading_thread_times_out()
+    {
+        using var store = Open(FileSystemStore.DefaultMaxEntries, TimeSpan.FromMilliseconds(400));
+        store.Put("a"u8, "1"u8);
+        using var waiting = Open(FileSystemStore.DefaultMaxEntries, TimeSpan.FromSeconds(30));
+
+        var cursor = store.ReadWholeStore(keysOnly: false);
+        Assert.True(cursor.MoveNext());
+        Assert.Throws<StoreTimeoutException>(() => store.Put("b"u8, "2"u8));
+        var writer = Task.Run(() => waiting.Put("c"u8, "3"u8), TestContext.Current.CancellationToken);
+        Thread.Sleep(300);
+        Assert.False(writer.IsCompleted);
+        Assert.Equal("1"u8.ToArray(), store.Get("a"u8));
+        Assert.False(cursor.MoveNext());
+        cursor.Dispose();
+
+        await writer.WaitAsync(TimeSpan.FromSeconds(30), TestContext.Current.CancellationToken);
+        store.Put("b"u8, "2"u8);
+        Assert.Equal(["a"u8.ToArray(), "b"u8.ToArray(), "c"u8.ToArray()], StoreAssert.Scan(store, [], keysOnly: true).Select(p => p.Key));
+    }
+
+    [Fact]
+    public void Memory_held_while_reading_does_not_grow_with_the_store_as_a_scan_snapshot_does()
+    {
+        using var store = Open(maxEntries: 64, TimeSpan.FromSeconds(30));
+        var value = new byte[2048];
+        for (var i = 0; i < 2_000; i++)
+        {
+            store.Put([(byte)(i % 7), .. BitConverter.GetBytes(i)], value);
+        }
+
+        Assert.True(Held(() => store.ScanPrefix([])) > 3_000_000);
+        var held = Held(() => store.ReadWholeStore(keysOnly: false));
+        Assert.True(held < 1_000_000, $"the whole-store read held {held:N0} bytes halfway through 4 MB of pairs");
+    }
+
+    public void Dispose() => _directory.Dispose();
+
+    /// <summary>How much more memory is live halfway through the cursor <paramref name="open"/> opens than before it opened.</summary>
+    private static long Held(Func<IKeyValueCursor> open)
+    {
+        var before = GC.GetTotalMemory(forceFullCollection: true);
+        using (var cursor = open())
+        {
+            for (var i = 0; i < 1_000; i++)
+            {
+                Assert.True(cursor.MoveNext());
+            }
+
+            var after = GC.GetTotalMemory(forceFullCollection: true);
+            GC.KeepAlive(cursor);
+            return after - before;
+        }
+    }
+
+    private FileSystemStore Open(int maxEntries, TimeSpan timeout)
+    {
+        KeyValueStore.Open(new DataStoreOptions { Path = StorePath, Backend = StoreBackend.FileSystem }).Dispose();
+        var options = new DataStoreOptions { Path = StorePath, Backend = StoreBackend.FileSystem, Timeout = timeout };
+        return FileSystemStore.Open(StorePath, Durability.Relaxed, options, NullLogger.Instance, maxEntries);
+    }
+}
