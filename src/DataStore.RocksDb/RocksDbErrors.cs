@@ -35,6 +35,13 @@ internal static class RocksDbErrors
         return new DataStoreException(cause, directory, StoreBackend.RocksDb, $"{operation} failed: {text}.{advice}");
     }
 
+    /// <summary>
+    /// True for the info-log rotation race: RocksDB renames <c>LOG</c> to <c>LOG.old.*</c> and deletes old ones before it
+    /// takes <c>LOCK</c>, so a process opening the store at the same moment as another can find those files gone.
+    /// </summary>
+    public static bool IsInfoLogRace(string text) =>
+        text.Contains("/LOG", StringComparison.Ordinal) && text.Contains("No such file or directory", StringComparison.OrdinalIgnoreCase);
+
     /// <summary>True when RocksDB refused to open because another process (or this one) holds the store's LOCK file.</summary>
     public static bool IsLockHeld(string text) =>
         text.Contains("LOCK", StringComparison.Ordinal) &&

@@ -37,6 +37,12 @@ internal static class RocksDbOpener
                 }
 
                 var text = RocksDbErrors.TakeMessage(error);
+                if (RocksDbErrors.IsInfoLogRace(text) && waited.Elapsed < timeout)
+                {
+                    Thread.Sleep(pause); // another process is opening the store at this moment; its LOCK decides who waits
+                    continue;
+                }
+
                 if (!RocksDbErrors.IsLockHeld(text))
                 {
                     throw RocksDbErrors.Exception(directory, "Opening the RocksDB database", text);
