@@ -46,12 +46,26 @@ internal static class LmdbKeys
     public static void SetCounter(Span<byte> slot, int counter) => BinaryPrimitives.WriteUInt16BigEndian(slot[SlotStemLength..], checked((ushort)counter));
 
     /// <summary>The whole key of a stored pair.</summary>
+    /// <exception cref="LmdbException">A long-key record is damaged (<c>MDB_CORRUPTED</c>).</exception>
     public static ReadOnlySpan<byte> FullKey(ReadOnlySpan<byte> stored, ReadOnlySpan<byte> data) =>
-        IsSlot(stored) ? data.Slice(HeaderLength, BinaryPrimitives.ReadInt32LittleEndian(data)) : stored;
+        IsSlot(stored) ? data.Slice(HeaderLength, LongKeyLength(stored, data)) : stored;
 
     /// <summary>The caller's value of a stored pair.</summary>
+    /// <exception cref="LmdbException">A long-key record is damaged (<c>MDB_CORRUPTED</c>).</exception>
     public static ReadOnlySpan<byte> Value(ReadOnlySpan<byte> stored, ReadOnlySpan<byte> data) =>
-        IsSlot(stored) ? data[(HeaderLength + BinaryPrimitives.ReadInt32LittleEndian(data))..] : data;
+        IsSlot(stored) ? data[(HeaderLength + LongKeyLength(stored, data))..] : data;
+
+    // A damaged file must give a Corrupt DataStoreException, never a slicing exception: check the record's shape.
+    private static int LongKeyLength(ReadOnlySpan<byte> stored, ReadOnlySpan<byte> data)
+    {
+        var length = data.Length >= HeaderLength ? BinaryPrimitives.ReadInt32LittleEndian(data) : -1;
+        if (stored.Length != SlotLength || length <= PlainMax || length > data.Length - HeaderLength)
+        {
+            throw new LmdbException(LmdbNative.Corrupted);
+        }
+
+        return length;
+    }
 
     /// <summary>Writes a long key's stored value: header, whole key, value.</summary>
     public static void WriteSlotValue(Span<byte> destination, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)

@@ -106,5 +106,30 @@ public sealed class LmdbLongKeyTests : IDisposable
         StoreAssert.KeysEqual([impostor], StoreAssert.Scan(store, [7]));
     }
 
+    [Fact]
+    public unsafe void A_damaged_long_key_record_is_reported_as_a_corrupt_store_not_a_slicing_error()
+    {
+        using var store = LmdbTestStores.OpenSmall(StorePath, 16 << 20);
+        var key = Bytes.Key(1000, 7, 1);
+        var slot = new byte[LmdbKeys.SlotLength];
+        LmdbKeys.WriteSlot(key, slot);
+        var damaged = new byte[12];
+        BitConverter.TryWriteBytes(damaged, 1_000_000);               // a key length far past the record's end
+        var env = store.Environment;
+        Assert.Equal(0, LmdbNative.TxnBegin(env.RawHandle, 0, 0, out var txn));
+        fixed (byte* k = slot, v = damaged)
+        {
+            var keyVal = new LmdbNative.Val(k, slot.Length);
+            var data = new LmdbNative.Val(v, damaged.Length);
+            Assert.Equal(0, LmdbNative.Put(txn, env.Dbi, &keyVal, &data, 0));
+        }
+
+        Assert.Equal(0, LmdbNative.TxnCommit(txn));
+
+        Assert.Equal(StoreFailure.Corrupt, Assert.ThrowsAny<DataStoreException>(() => store.HaveKey(key)).Cause);
+        Assert.Equal(StoreFailure.Corrupt, Assert.ThrowsAny<DataStoreException>(() => StoreAssert.Scan(store, [7])).Cause);
+        Assert.Equal(StoreFailure.Corrupt, Assert.ThrowsAny<DataStoreException>(() => store.Put(key, "v"u8)).Cause);
+    }
+
     public void Dispose() => _directory.Dispose();
 }
