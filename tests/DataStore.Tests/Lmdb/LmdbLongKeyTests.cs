@@ -72,7 +72,7 @@ public sealed class LmdbLongKeyTests : IDisposable
     }
 
     [Fact]
-    public unsafe void A_slot_taken_by_another_key_with_the_same_hash_is_never_confused_with_it()
+    public void A_slot_taken_by_another_key_with_the_same_hash_is_never_confused_with_it()
     {
         using var store = LmdbTestStores.OpenSmall(StorePath, 16 << 20);
         var key = Bytes.Key(1000, 7, 1);
@@ -83,16 +83,7 @@ public sealed class LmdbLongKeyTests : IDisposable
         LmdbKeys.WriteSlot(key, slot);
         var stored = new byte[LmdbKeys.HeaderLength + impostor.Length + 3];
         LmdbKeys.WriteSlotValue(stored, impostor, "imp"u8);
-        var env = store.Environment;
-        Assert.Equal(0, LmdbNative.TxnBegin(env.RawHandle, 0, 0, out var txn));
-        fixed (byte* k = slot, v = stored)
-        {
-            var keyVal = new LmdbNative.Val(k, slot.Length);
-            var data = new LmdbNative.Val(v, stored.Length);
-            Assert.Equal(0, LmdbNative.Put(txn, env.Dbi, &keyVal, &data, 0));
-        }
-
-        Assert.Equal(0, LmdbNative.TxnCommit(txn));
+        PutRaw(store, slot, stored);
 
         Assert.False(store.HaveKey(key));
         store.Put(key, "real"u8);
@@ -107,7 +98,7 @@ public sealed class LmdbLongKeyTests : IDisposable
     }
 
     [Fact]
-    public unsafe void A_damaged_long_key_record_is_reported_as_a_corrupt_store_not_a_slicing_error()
+    public void A_damaged_long_key_record_is_reported_as_a_corrupt_store_not_a_slicing_error()
     {
         using var store = LmdbTestStores.OpenSmall(StorePath, 16 << 20);
         var key = Bytes.Key(1000, 7, 1);
@@ -115,16 +106,7 @@ public sealed class LmdbLongKeyTests : IDisposable
         LmdbKeys.WriteSlot(key, slot);
         var damaged = new byte[12];
         BitConverter.TryWriteBytes(damaged, 1_000_000);               // a key length far past the record's end
-        var env = store.Environment;
-        Assert.Equal(0, LmdbNative.TxnBegin(env.RawHandle, 0, 0, out var txn));
-        fixed (byte* k = slot, v = damaged)
-        {
-            var keyVal = new LmdbNative.Val(k, slot.Length);
-            var data = new LmdbNative.Val(v, damaged.Length);
-            Assert.Equal(0, LmdbNative.Put(txn, env.Dbi, &keyVal, &data, 0));
-        }
-
-        Assert.Equal(0, LmdbNative.TxnCommit(txn));
+        PutRaw(store, slot, damaged);
 
         Assert.Equal(StoreFailure.Corrupt, Assert.ThrowsAny<DataStoreException>(() => store.HaveKey(key)).Cause);
         Assert.Equal(StoreFailure.Corrupt, Assert.ThrowsAny<DataStoreException>(() => StoreAssert.Scan(store, [7])).Cause);
@@ -132,4 +114,19 @@ public sealed class LmdbLongKeyTests : IDisposable
     }
 
     public void Dispose() => _directory.Dispose();
+
+    /// <summary>Writes a stored key and value as they lie in the LMDB file, past the backend's own encoding.</summary>
+    private static unsafe void PutRaw(LmdbStore store, byte[] stored, byte[] value)
+    {
+        var env = store.Environment;
+        Assert.Equal(0, LmdbNative.TxnBegin(env.RawHandle, 0, 0, out var txn));
+        fixed (byte* k = stored, v = value)
+        {
+            var keyVal = new LmdbNative.Val(k, stored.Length);
+            var data = new LmdbNative.Val(v, value.Length);
+            Assert.Equal(0, LmdbNative.Put(txn, env.Dbi, &keyVal, &data, 0));
+        }
+
+        Assert.Equal(0, LmdbNative.TxnCommit(txn));
+    }
 }
