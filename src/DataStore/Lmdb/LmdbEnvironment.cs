@@ -135,19 +135,15 @@ internal sealed partial class LmdbEnvironment
         while (true)
         {
             Gate.Enter();
-            nint txn;
-            int rc;
-            try
+            if (_env == 0)
             {
-                txn = TakeReader();
-                rc = txn != 0 ? LmdbNative.TxnRenew(txn) : LmdbNative.TxnBegin(Handle(errors), 0, LmdbNative.ReadOnly, out txn);
-            }
-            catch
-            {
+                // Closed (it closes only while no thread is inside the gate): no pooled transaction is left to renew.
                 Gate.Exit();
-                throw;
+                throw Closed(errors);
             }
 
+            var txn = TakeReader();
+            var rc = txn != 0 ? LmdbNative.TxnRenew(txn) : LmdbNative.TxnBegin(_env, 0, LmdbNative.ReadOnly, out txn);
             if (rc == LmdbNative.Success)
             {
                 return txn;
