@@ -4,6 +4,29 @@ namespace DataStore.LiteDb;
 
 internal sealed partial class LiteDbStore
 {
+    protected override void CompactCore()
+    {
+        EnterWriter();
+        try
+        {
+            if (!_cursors.WaitUntilNone(_timeout))
+            {
+                throw new DataStoreException(StoreFailure.Timeout, _directory, StoreBackend.LiteDb,
+                    $"Compact waited {_timeout.TotalSeconds:0.###} s for open scans to be disposed; dispose scans before compacting, or retry.");
+            }
+
+            Guarded("Compact", () =>
+            {
+                _db = _db.Compact(_directory, _keys);
+                return 0;
+            });
+        }
+        finally
+        {
+            Monitor.Exit(_writeLock);
+        }
+    }
+
     /// <summary>
     /// Copies every document through LiteDB into a fresh store in <paramref name="destination"/>, under the write lock:
     /// committed writes still only in the log are included, the copy never splits a value from its chunks, and

@@ -176,29 +176,6 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
         return failed >= 0 ? (int)failed : -1;
     }
 
-    protected override void CompactCore()
-    {
-        EnterWriter();
-        try
-        {
-            if (!_cursors.WaitUntilNone(_timeout))
-            {
-                throw new DataStoreException(StoreFailure.Timeout, _directory, StoreBackend.LiteDb,
-                    $"Compact waited {_timeout.TotalSeconds:0.###} s for open scans to be disposed; dispose scans before compacting, or retry.");
-            }
-
-            Guarded("Compact", () =>
-            {
-                _db = _db.Compact(_directory, _keys);
-                return 0;
-            });
-        }
-        finally
-        {
-            Monitor.Exit(_writeLock);
-        }
-    }
-
     protected override void Dispose(bool disposing)
     {
         if (_backgroundSync is not null)
