@@ -43,7 +43,7 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
         env.AddCursor();
         try
         {
-            _txn = env.BeginRead(errors);
+            _txn = env.BeginRead(errors, out var seat);
             try
             {
                 errors.Check(LmdbNative.CursorOpen(_txn, env.Dbi, out _cursor), "opening a cursor");
@@ -51,12 +51,12 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
             }
             catch
             {
-                env.EndRead(_txn);
+                env.EndRead(seat, _txn);
                 _txn = 0;
                 throw;
             }
 
-            env.Gate.Exit();
+            env.Gate.Exit(seat);
         }
         catch
         {
@@ -98,7 +98,7 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
             }
         }
 
-        _env.Gate.Enter();
+        var seat = _env.Gate.Enter();
         try
         {
             _onPair = Advance();
@@ -111,7 +111,7 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
         }
         finally
         {
-            _env.Gate.Exit();
+            _env.Gate.Exit(seat);
         }
     }
 
@@ -123,9 +123,9 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
         }
 
         _onPair = false;
-        _env.Gate.Enter();
+        var seat = _env.Gate.Enter();
         LmdbNative.CursorClose(_cursor);
-        _env.EndRead(_txn);
+        _env.EndRead(seat, _txn);
         _txn = 0;
         _env.RemoveCursor();
         ReturnBuffers();

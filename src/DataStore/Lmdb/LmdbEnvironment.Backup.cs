@@ -30,14 +30,14 @@ internal sealed partial class LmdbEnvironment
         while (true)
         {
             int rc;
-            Gate.Enter();
+            var seat = Gate.Enter();
             try
             {
                 rc = LmdbNative.EnvCopy2(Handle(errors), target, LmdbNative.CopyCompact);
             }
             finally
             {
-                Gate.Exit();
+                Gate.Exit(seat);
             }
 
             if (rc != LmdbNative.MapResized)

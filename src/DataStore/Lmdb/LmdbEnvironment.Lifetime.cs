@@ -125,6 +125,15 @@ internal sealed partial class LmdbEnvironment
             }
         }
 
+        foreach (var seat in Gate.Seats())
+        {
+            if (seat.Transaction != 0)
+            {
+                LmdbNative.TxnAbort(seat.Transaction);
+                seat.Transaction = 0;
+            }
+        }
+
         LmdbNative.EnvClose(_env);
         _env = 0;
     }

@@ -129,20 +129,32 @@ internal sealed partial class LmdbEnvironment
         Release();
     }
 
-    /// <summary>Begins (or renews a pooled) read transaction, inside <see cref="Gate"/>; end it with <see cref="EndRead"/>.</summary>
-    public nint BeginRead(LmdbErrors errors)
+    /// <summary>
+    /// Begins a read transaction inside <see cref="Gate"/>, renewing the one the calling thread kept (or a pooled one);
+    /// end it with <see cref="EndRead"/>, passing <paramref name="seat"/>.
+    /// </summary>
+    public nint BeginRead(LmdbErrors errors, out LmdbReaderSeat seat)
     {
         while (true)
         {
-            Gate.Enter();
+            seat = Gate.Enter();
             if (_env == 0)
             {
                 // Closed (it closes only while no thread is inside the gate): no pooled transaction is left to renew.
-                Gate.Exit();
+                Gate.Exit(seat);
                 throw Closed(errors);
             }
 
-            var txn = TakeReader();
+            var txn = seat.Transaction;
+            if (txn != 0)
+            {
+                seat.Transaction = 0;
+            }
+            else
+            {
+                txn = TakeReader();
+            }
+
             var rc = txn != 0 ? LmdbNative.TxnRenew(txn) : LmdbNative.TxnBegin(_env, 0, LmdbNative.ReadOnly, out txn);
             if (rc == LmdbNative.Success)
             {
@@ -151,10 +163,10 @@ internal sealed partial class LmdbEnvironment
 
             if (txn != 0)
             {
-                ReturnReader(txn);
+                KeepReader(seat, txn);
             }
 
-            Gate.Exit();
+            Gate.Exit(seat);
             if (rc != LmdbNative.MapResized)
             {
                 errors.Throw(rc, "beginning a read transaction");
@@ -164,25 +176,25 @@ internal sealed partial class LmdbEnvironment
         }
     }
 
-    /// <summary>Resets a read transaction from <see cref="BeginRead"/>, pools it and leaves <see cref="Gate"/>.</summary>
-    public void EndRead(nint txn)
+    /// <summary>Resets a read transaction from <see cref="BeginRead"/>, keeps it for the next read and leaves <see cref="Gate"/>.</summary>
+    public void EndRead(LmdbReaderSeat seat, nint txn)
     {
         LmdbNative.TxnReset(txn);
-        ReturnReader(txn);
-        Gate.Exit();
+        KeepReader(seat, txn);
+        Gate.Exit(seat);
     }
 
     /// <summary>Clears reader slots that dead processes left behind.</summary>
     public void CheckReaders(LmdbErrors errors)
     {
-        Gate.Enter();
+        var seat = Gate.Enter();
         try
         {
             errors.Check(LmdbNative.ReaderCheck(Handle(errors), out _), "clearing stale reader slots");
         }
         finally
         {
-            Gate.Exit();
+            Gate.Exit(seat);
         }
     }
 
@@ -216,6 +228,19 @@ internal sealed partial class LmdbEnvironment
         }
 
         return 0;
+    }
+
+    // Inside the gate: the seat keeps one reset transaction for its thread; a second (a scan's, ended while the
+    // thread kept another) goes to the shared pool.
+    private void KeepReader(LmdbReaderSeat seat, nint txn)
+    {
+        if (seat.Transaction == 0)
+        {
+            seat.Transaction = txn;
+            return;
+        }
+
+        ReturnReader(txn);
     }
 
     private void ReturnReader(nint txn)

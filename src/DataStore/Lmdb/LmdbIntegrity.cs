@@ -28,7 +28,7 @@ internal static unsafe class LmdbIntegrity
     private static List<string> Walk(LmdbEnvironment env, LmdbErrors errors, CancellationToken cancellationToken)
     {
         var problems = new List<string>();
-        var txn = env.BeginRead(errors);
+        var txn = env.BeginRead(errors, out var seat);
         try
         {
             errors.Check(LmdbNative.Stat(txn, env.Dbi, out var stat), "reading the database statistics");
@@ -83,7 +83,7 @@ internal static unsafe class LmdbIntegrity
         }
         finally
         {
-            env.EndRead(txn);
+            env.EndRead(seat, txn);
         }
 
         return problems;

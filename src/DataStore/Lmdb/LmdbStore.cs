@@ -58,62 +58,56 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
         AfterCommit(ticket);
     }
 
+    // The point reads keep LMDB's calls outside try blocks: on 64-bit the JIT compiles a P/Invoke inside a try
+    // region (or a finally) through a slower stub, which cost a Get about a fifth of its time. Nothing between
+    // BeginRead and EndRead throws, except the caller's buffer writer, which is guarded.
     protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {
-        var txn = _env.BeginRead(_errors);
-        try
+        var txn = _env.BeginRead(_errors, out var seat);
+        var rc = Find(txn, key, out var value);
+        if (rc == LmdbNative.Success)
         {
-            if (!Find(txn, key, out var value))
+            try
             {
-                return false;
+                var span = value.Span;
+                span.CopyTo(destination.GetSpan(span.Length));
+                destination.Advance(span.Length);
             }
+            catch
+            {
+                _env.EndRead(seat, txn);
+                throw;
+            }
+        }
 
-            var span = value.Span;
-            span.CopyTo(destination.GetSpan(span.Length));
-            destination.Advance(span.Length);
-            return true;
-        }
-        finally
-        {
-            _env.EndRead(txn);
-        }
+        _env.EndRead(seat, txn);
+        return Found(rc);
     }
 
     protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
     {
-        var txn = _env.BeginRead(_errors);
-        try
+        var txn = _env.BeginRead(_errors, out var seat);
+        var rc = Find(txn, key, out var value);
+        var length = -1;
+        if (rc == LmdbNative.Success)
         {
-            if (!Find(txn, key, out var value))
-            {
-                return -1;
-            }
-
-            var length = (int)value.Size;
+            length = (int)value.Size;
             if (length <= destination.Length)
             {
                 new ReadOnlySpan<byte>(value.Data, length).CopyTo(destination);
             }
+        }
 
-            return length;
-        }
-        finally
-        {
-            _env.EndRead(txn);
-        }
+        _env.EndRead(seat, txn);
+        return Found(rc) ? length : -1;
     }
 
     protected override bool HaveKeyCore(ReadOnlySpan<byte> key)
     {
-        var txn = _env.BeginRead(_errors);
-        try
-        {
-            return Find(txn, key, out _);
-        }
-        finally
-        {
-            _env.EndRead(txn);
-        }
+        var txn = _env.BeginRead(_errors, out var seat);
+        var rc = Find(txn, key, out _);
+        _env.EndRead(seat, txn);
+        return Found(rc);
     }
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
@@ -168,39 +162,48 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
         }
     }
 
-    private bool Find(nint txn, ReadOnlySpan<byte> key, out LmdbNative.Val value)
+    // Looks key up and returns LMDB's code (Success, NotFound or a failure) instead of throwing, so that the
+    // caller can end the read first.
+    private int Find(nint txn, ReadOnlySpan<byte> key, out LmdbNative.Val value)
     {
-        if (!LmdbKeys.IsLong(key))
+        if (LmdbKeys.IsLong(key))
         {
-            fixed (byte* k = key)
-            {
-                var keyVal = new LmdbNative.Val(k, key.Length);
-                LmdbNative.Val data;
-                var rc = LmdbNative.Get(txn, _env.Dbi, &keyVal, &data);
-                value = data;
-                if (rc == LmdbNative.Success)
-                {
-                    return true;
-                }
-
-                if (rc != LmdbNative.NotFound)
-                {
-                    _errors.Throw(rc, "reading a key");
-                }
-
-                return false;
-            }
+            return FindLongKey(txn, key, out value);
         }
 
+        fixed (byte* k = key)
+        {
+            var keyVal = new LmdbNative.Val(k, key.Length);
+            LmdbNative.Val data;
+            var rc = LmdbNative.Get(txn, _env.Dbi, &keyVal, &data);
+            value = data;
+            return rc;
+        }
+    }
+
+    private int FindLongKey(nint txn, ReadOnlySpan<byte> key, out LmdbNative.Val value)
+    {
         try
         {
             Span<byte> slot = stackalloc byte[LmdbKeys.SlotLength];
-            return LmdbLookup.TryFind(txn, _env.Dbi, key, slot, out value);
+            return LmdbLookup.TryFind(txn, _env.Dbi, key, slot, out value) ? LmdbNative.Success : LmdbNative.NotFound;
         }
         catch (LmdbException e)
         {
-            throw _errors.Translate(e.Code, "reading a long key");
+            value = default;
+            return e.Code;
         }
+    }
+
+    // After the read has ended: true for Success, false for NotFound, and the translated failure otherwise.
+    private bool Found(int rc)
+    {
+        if (rc != LmdbNative.Success && rc != LmdbNative.NotFound)
+        {
+            _errors.Throw(rc, "reading a key");
+        }
+
+        return rc == LmdbNative.Success;
     }
 
     private void AfterCommit(long ticket)
