@@ -47,19 +47,29 @@ internal static class LmdbLibrary
     {
         var path = System.IO.Path.Combine(directory, FormatFile);
         var current = Format();
-        if (!dataFileExists || !File.Exists(path))
+        var recorded = dataFileExists && File.Exists(path) ? File.ReadAllText(path).Trim() : "";
+        if (recorded.Length == 0)
         {
-            File.WriteAllText(path, current);
+            Record(path, current);
             return;
         }
 
-        var recorded = File.ReadAllText(path).Trim();
         if (recorded != current)
         {
             throw new StoreFormatException(StoreFailure.Unavailable, directory, StoreBackend.Lmdb,
                 $"the store was written in the {recorded} file format, but the LMDB library loaded on this machine is {LmdbNative.VersionString()}, " +
                 "whose format differs. Open it where that LMDB version loads, or export it there and import it here.");
         }
+    }
+
+    // Written whole under another name and renamed into place: a process opening the same new store at the same
+    // moment reads either no file or the whole name, never an empty one (a store with no name, or an empty one
+    // left by a crash, gets the loaded library's).
+    private static void Record(string path, string format)
+    {
+        var staging = $"{path}.{Environment.ProcessId}.{Environment.CurrentManagedThreadId}.tmp";
+        File.WriteAllText(staging, format);
+        File.Move(staging, path, overwrite: true);
     }
 
     private static nint Resolve(string name, Assembly assembly, DllImportSearchPath? searchPath)

@@ -80,6 +80,28 @@ public sealed class LmdbEnvironmentSharingTests : IDisposable
         StoreAssert.Holds(reopened, "a"u8.ToArray(), "1"u8.ToArray());
     }
 
+    [Fact]
+    public void An_empty_format_record_opens_with_the_loaded_library_and_is_written_again()
+    {
+        // Another process creating the same store at the same moment, or a crash, must never leave a record that
+        // refuses the store as "written in the  file format".
+        using (var store = KeyValueStore.Open(Options(Durability.Relaxed)))
+        {
+            store.Put("a"u8, "1"u8);
+        }
+
+        var format = Path.Combine(StorePath, DataStore.Lmdb.LmdbLibrary.FormatFile);
+        var ours = File.ReadAllText(format);
+        File.WriteAllText(format, "");
+        using (var reopened = KeyValueStore.Open(Options(Durability.Relaxed)))
+        {
+            StoreAssert.Holds(reopened, "a"u8.ToArray(), "1"u8.ToArray());
+        }
+
+        Assert.Equal(ours, File.ReadAllText(format));
+        Assert.Empty(Directory.GetFiles(StorePath, "*.tmp"));
+    }
+
     public void Dispose() => _directory.Dispose();
 
     private DataStoreOptions Options(Durability durability) =>
