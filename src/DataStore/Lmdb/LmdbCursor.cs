@@ -136,9 +136,11 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
     {
         LmdbNative.Val key, data;
         var rc = Position(&key, &data);
+        ReadOnlySpan<byte> previous = _lastStored.AsSpan(0, _lastStoredLength);
         while (rc == LmdbNative.Success)
         {
             var stored = key.Span;
+            ThrowIfNotAfter(stored, previous);
             if (LmdbKeys.IsSlot(stored))
             {
                 if (ReadGroup(&key, &data, ref rc))
@@ -151,11 +153,13 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
                     return false;
                 }
 
+                previous = _lastStored.AsSpan(0, _lastStoredLength);
                 continue;
             }
 
             if (stored.SequenceCompareTo(_start) < 0)
             {
+                previous = stored;
                 rc = LmdbNative.CursorGet(_cursor, &key, &data, LmdbNative.Next);
                 continue;
             }
@@ -233,6 +237,7 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
         while (rc == LmdbNative.Success && LmdbKeys.IsSlot(key->Span) && key->Span.StartsWith(prefix))
         {
             var stored = key->Span;
+            ThrowIfNotAfter(stored, _lastStored.AsSpan(0, _lastStoredLength));
             var full = LmdbKeys.FullKey(stored, data->Span);
             var inRange = full.SequenceCompareTo(_start) >= 0 && (_end.Length == 0 || full.SequenceCompareTo(_end) < 0);
             if (inRange)
@@ -263,6 +268,16 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
         _groupIndex = 0;
         _reposition = true;
         return true;
+    }
+
+    // LMDB hands out stored keys in strictly increasing order; a key at or before the one read last means damaged
+    // pages are leading the cursor in circles (LMDB 0.9 has no checksums), and the scan would never end.
+    private static void ThrowIfNotAfter(ReadOnlySpan<byte> stored, ReadOnlySpan<byte> previous)
+    {
+        if (stored.SequenceCompareTo(previous) <= 0)
+        {
+            throw new LmdbException(LmdbNative.Corrupted);
+        }
     }
 
     private static void Copy(ReadOnlySpan<byte> source, ref byte[] buffer, out int length)
