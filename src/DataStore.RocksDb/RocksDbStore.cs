@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Runtime.InteropServices;
 using Microsoft.Extensions.Logging;
 using RocksDbSharp;
@@ -94,78 +93,6 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
         }
     }
 
-    protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        Acquire();
-        try
-        {
-            IntPtr pinned;
-            var error = IntPtr.Zero;
-            fixed (byte* k = key)
-            {
-                pinned = Rocks.rocksdb_get_pinned(Db, _readOptions, k, (UIntPtr)key.Length, out error);
-            }
-
-            RocksDbErrors.ThrowIf(error, _directory, "Get");
-            if (pinned == IntPtr.Zero)
-            {
-                return false;
-            }
-
-            try
-            {
-                var value = Rocks.rocksdb_pinnableslice_value(pinned, out var length);
-                destination.Write(new ReadOnlySpan<byte>((void*)value, checked((int)length)));
-                return true;
-            }
-            finally
-            {
-                Rocks.rocksdb_pinnableslice_destroy(pinned);
-            }
-        }
-        finally
-        {
-            Release();
-        }
-    }
-
-    protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
-    {
-        Acquire();
-        try
-        {
-            UIntPtr length;
-            byte found;
-            var error = IntPtr.Zero;
-            fixed (byte* k = key)
-            fixed (byte* d = destination)
-            {
-                // Copies straight into the caller's buffer when the value fits; nothing is allocated on either side.
-                Rocks.rocksdb_get_into_buffer(Db, _readOptions, k, (UIntPtr)key.Length, (IntPtr)NonNull(d), (UIntPtr)destination.Length, out length, out found, out error);
-            }
-
-            RocksDbErrors.ThrowIf(error, _directory, "Get");
-            return found == 0 ? -1 : checked((int)length);
-        }
-        finally
-        {
-            Release();
-        }
-    }
-
-    protected override bool HaveKeyCore(ReadOnlySpan<byte> key)
-    {
-        Acquire();
-        try
-        {
-            return Exists(key);
-        }
-        finally
-        {
-            Release();
-        }
-    }
-
     protected override void DeleteCore(ReadOnlySpan<byte> key)
     {
         EnterWrite(exclusive: false);
@@ -203,19 +130,6 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
         finally
         {
             ExitWrite(exclusive: true);
-        }
-    }
-
-    protected override IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly)
-    {
-        Acquire();
-        try
-        {
-            return new RocksDbCursor(this, start, end, keysOnly);
-        }
-        finally
-        {
-            Release();
         }
     }
 
@@ -298,23 +212,6 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
         _options.Dispose();
         _gate.Dispose();
     }
-
-    /// <summary>True when the key is present; reads without copying the value (a Get into an empty buffer).</summary>
-    internal bool Exists(ReadOnlySpan<byte> key)
-    {
-        byte found;
-        var error = IntPtr.Zero;
-        fixed (byte* k = key)
-        {
-            Rocks.rocksdb_get_into_buffer(Db, _readOptions, k, (UIntPtr)key.Length, (IntPtr)EmptyBytes, UIntPtr.Zero, out _, out found, out error);
-        }
-
-        RocksDbErrors.ThrowIf(error, _directory, "HaveKey");
-        return found != 0;
-    }
-
-    /// <summary>The default read options (latest state, no snapshot).</summary>
-    internal IntPtr ReadOptions => _readOptions;
 
     /// <summary>Marks an operation in flight, so Dispose waits for it; throws once the store is disposed.</summary>
     internal void Acquire()

@@ -1,3 +1,4 @@
+using DataStore.Sync;
 using Microsoft.Extensions.Logging;
 using RocksDbSharp;
 
@@ -13,7 +14,7 @@ internal sealed class RocksDbWalSync : IDisposable
     private static readonly Native Rocks = Native.Instance;
     private readonly RocksDbStore _store;
     private readonly ILogger _logger;
-    private readonly Timer _timer;
+    private readonly BackgroundSync _timer;
     private int _syncing;
     private ulong _syncedSequence;
 
@@ -22,7 +23,7 @@ internal sealed class RocksDbWalSync : IDisposable
         _store = store;
         _logger = logger;
         _syncedSequence = Rocks.rocksdb_get_latest_sequence_number(store.Db);
-        _timer = new Timer(_ => SyncInBackground(), null, interval, interval);
+        _timer = new BackgroundSync(interval, SyncInBackground);
     }
 
     /// <summary>Syncs the WAL when anything was written since the last sync; the store calls it once more as it closes.</summary>
@@ -46,14 +47,7 @@ internal sealed class RocksDbWalSync : IDisposable
     }
 
     /// <summary>Stops the timer and waits for a sync in progress.</summary>
-    public void Dispose()
-    {
-        using var stopped = new ManualResetEvent(false);
-        if (_timer.Dispose(stopped))
-        {
-            stopped.WaitOne();
-        }
-    }
+    public void Dispose() => _timer.Dispose();
 
     private void SyncInBackground()
     {

@@ -1,5 +1,5 @@
-using System.Buffers;
 using DataStore.Platform;
+using DataStore.Sync;
 using Microsoft.Extensions.Logging;
 
 namespace DataStore.FileSystem;
@@ -26,7 +26,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     private readonly TreeWriter _writer;
     private readonly DirectorySyncGroup _directorySync = new();
     private readonly DirectoryHandles _handles = new();
-    private readonly Timer? _backgroundSync;
+    private readonly BackgroundSync? _backgroundSync;
     private readonly ILogger _logger;
     private readonly int _maxEntries;
     private int _dirty;
@@ -41,10 +41,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
         _maxEntries = maxEntries;
         _layout = new Layout(System.IO.Path.Combine(directory, "data"), state, _handles);
         _writer = new TreeWriter(directory, _layout, state, maxEntries);
-        if (durability == Durability.Relaxed)
-        {
-            _backgroundSync = new Timer(_ => SyncInBackground(), null, options.SyncInterval, options.SyncInterval);
-        }
+        _backgroundSync = BackgroundSync.StartIfRelaxed(durability, options.SyncInterval, SyncInBackground);
     }
 
     public override string Path => _directory;
@@ -77,34 +74,6 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
             throw FileSystemErrors.Wrap(directory, "opening the store", e);
         }
     }
-
-    protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        if (Find(key, KeyLookup.Mode.Value, out var value) != ReadStatus.Found)
-        {
-            return false;
-        }
-
-        destination.Write(value);
-        return true;
-    }
-
-    protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
-    {
-        if (Find(key, KeyLookup.Mode.Value, out var value) != ReadStatus.Found)
-        {
-            return -1;
-        }
-
-        if (value.Length <= destination.Length)
-        {
-            value.CopyTo(destination);
-        }
-
-        return value.Length;
-    }
-
-    protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Find(key, KeyLookup.Mode.Exists, out _) == ReadStatus.Found;
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
@@ -161,35 +130,6 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end) =>
         Commit(new WriteBatch().DeleteRange(start, end), out var removed) < 0 ? removed : 0;
 
-    protected override IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly)
-    {
-        var snapshot = new ScanBuffer();
-        var from = start.ToArray();
-        var to = end.ToArray();
-        while (true)
-        {
-            var pair = _locks.EnterRead();
-            try
-            {
-                if ((_state.Changes & 1) == 0)
-                {
-                    TreeWalker.Walk(_layout.Root, from, to, keysOnly, snapshot.Add);
-                    return new FileSystemCursor(snapshot);
-                }
-            }
-            catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
-            {
-                throw FileSystemErrors.Wrap(_directory, "scanning", e);
-            }
-            finally
-            {
-                _locks.ExitRead(pair);
-            }
-
-            RecoverNow();
-        }
-    }
-
     protected override int WriteCore(WriteBatch batch) => Commit(batch, out _);
 
     protected override void CompactCore()
@@ -213,12 +153,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     {
         if (_backgroundSync is not null)
         {
-            using var stopped = new ManualResetEvent(false);
-            if (_backgroundSync.Dispose(stopped))
-            {
-                stopped.WaitOne();
-            }
-
+            _backgroundSync.Dispose();
             SyncInBackground();
         }
 
@@ -250,50 +185,6 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
         finally
         {
             _locks.ExitWrite();
-        }
-    }
-
-    /// <summary>Reads <paramref name="key"/> without a lock, retrying when a multi-step change overlapped the read; finally under the shared lock.</summary>
-    private ReadStatus Find(ReadOnlySpan<byte> key, KeyLookup.Mode mode, out ReadOnlySpan<byte> value)
-    {
-        try
-        {
-            for (var attempt = 0; attempt < 3; attempt++)
-            {
-                var before = _state.Changes;
-                if ((before & 1) == 0)
-                {
-                    var status = KeyLookup.Find(_layout, key, mode, out value);
-                    if (_state.Changes == before)
-                    {
-                        return status;
-                    }
-                }
-
-                Thread.Yield();
-            }
-
-            while (true)
-            {
-                var pair = _locks.EnterRead();
-                try
-                {
-                    if ((_state.Changes & 1) == 0)
-                    {
-                        return KeyLookup.Find(_layout, key, mode, out value);
-                    }
-                }
-                finally
-                {
-                    _locks.ExitRead(pair);
-                }
-
-                RecoverNow();
-            }
-        }
-        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
-        {
-            throw FileSystemErrors.Wrap(_directory, "reading", e);
         }
     }
 

@@ -6,8 +6,7 @@ internal sealed partial class LiteDbStore
 {
     protected override void CompactCore()
     {
-        EnterWriter();
-        try
+        using (_writeLock.Enter())
         {
             if (!_cursors.WaitUntilNone(_timeout))
             {
@@ -21,10 +20,6 @@ internal sealed partial class LiteDbStore
                 return 0;
             });
         }
-        finally
-        {
-            Monitor.Exit(_writeLock);
-        }
     }
 
     /// <summary>
@@ -34,18 +29,13 @@ internal sealed partial class LiteDbStore
     /// </summary>
     internal override void BackupCore(string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
     {
-        EnterWriter();
-        try
+        using (_writeLock.Enter())
         {
             Guarded("Backing up", () =>
             {
                 _db.CopyInto(destination, _keys, documents => progress?.Report(new StoreProgress(StorePhase.BackingUp, documents, 0, null, null)), cancellationToken);
                 return 0;
             });
-        }
-        finally
-        {
-            Monitor.Exit(_writeLock);
         }
 
         BackupFiles.CopyManifest(_directory, destination);
@@ -57,7 +47,7 @@ internal sealed partial class LiteDbStore
     /// </summary>
     internal override IKeyValueCursor ReadWholeStoreCore(bool keysOnly)
     {
-        var hold = LiteDbWriterHold.Take(EnterWriter, _writeLock);
+        var hold = LiteDbWriterHold.Take(_writeLock);
         var cursor = new LiteDbWholeRead(
             hold,
             start => new LiteDbScan(() => _db.Table, start, default, keysOnly, static action => action()),
@@ -70,14 +60,9 @@ internal sealed partial class LiteDbStore
     /// <summary>Reads every document under the write lock (so chunked values are stable) and checks each value is whole.</summary>
     internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken)
     {
-        EnterWriter();
-        try
+        using (_writeLock.Enter())
         {
             return Guarded("Checking integrity", () => LiteDbIntegrity.Check(_db, cancellationToken));
-        }
-        finally
-        {
-            Monitor.Exit(_writeLock);
         }
     }
 }

@@ -1,4 +1,4 @@
-using System.Buffers;
+using DataStore.Sync;
 using LiteDB.Engine;
 using Microsoft.Extensions.Logging;
 
@@ -18,9 +18,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
     private const StoreCapabilities LiteDbCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SnapshotScans |
         StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction;
 
-    private const int GetAttempts = 100;
-
-    private readonly object _writeLock = new();
+    private readonly StoreWriterLock _writeLock;
     private readonly LiteDbCursors _cursors = new();
     private readonly string _directory;
     private readonly Durability _durability;
@@ -29,7 +27,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
     private readonly LiteDbKeys _keys;
     private readonly ILogger _logger;
     private readonly LiteDbProcessLock _processLock;
-    private readonly Timer? _backgroundSync;
+    private readonly BackgroundSync? _backgroundSync;
     private volatile LiteDbEngine _db;
 
     private LiteDbStore(string directory, Durability durability, DataStoreOptions options, LiteDbKeys keys, ILogger logger, LiteDbProcessLock processLock, LiteDbEngine db)
@@ -37,15 +35,13 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
         _directory = directory;
         _durability = durability;
         _timeout = options.Timeout;
+        _writeLock = new StoreWriterLock(this, options.Timeout);
         _errors = new LiteDbErrors(directory);
         _keys = keys;
         _logger = logger;
         _processLock = processLock;
         _db = db;
-        if (durability == Durability.Relaxed)
-        {
-            _backgroundSync = new Timer(_ => SyncInBackground(), null, options.SyncInterval, options.SyncInterval);
-        }
+        _backgroundSync = BackgroundSync.StartIfRelaxed(durability, options.SyncInterval, SyncInBackground);
     }
 
     public override string Path => _directory;
@@ -86,65 +82,6 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
             return 0;
         });
 
-    protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        for (var attempt = 0; ; attempt++)
-        {
-            var db = _db;
-            var doc = Read(db, key, "Get", static (table, key) => table.Find(key.First));
-            if (doc is null)
-            {
-                return false;
-            }
-
-            if (!LiteDbTable.IsChunked(doc))
-            {
-                destination.Write(LiteDbTable.InlineValue(doc));
-                return true;
-            }
-
-            var length = LiteDbTable.ValueLength(doc);
-            var span = destination.GetSpan(length)[..length];
-            if (Copy(db, doc, span, attempt))
-            {
-                destination.Advance(length);
-                return true;
-            }
-        }
-    }
-
-    protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
-    {
-        for (var attempt = 0; ; attempt++)
-        {
-            var db = _db;
-            var doc = Read(db, key, "Get", static (table, key) => table.Find(key.First));
-            if (doc is null)
-            {
-                return -1;
-            }
-
-            var length = LiteDbTable.ValueLength(doc);
-            if (length > destination.Length)
-            {
-                return length;
-            }
-
-            if (!LiteDbTable.IsChunked(doc))
-            {
-                LiteDbTable.InlineValue(doc).CopyTo(destination);
-                return length;
-            }
-
-            if (Copy(db, doc, destination, attempt))
-            {
-                return length;
-            }
-        }
-    }
-
-    protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Read(_db, key, "HaveKey", static (table, key) => table.Contains(key.First));
-
     protected override void DeleteCore(ReadOnlySpan<byte> key) =>
         Transact("Delete", new LiteDbSpans(key, default), static (db, pair) =>
         {
@@ -178,18 +115,11 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
 
     protected override void Dispose(bool disposing)
     {
-        if (_backgroundSync is not null)
-        {
-            using var stopped = new ManualResetEvent(false);
-            if (_backgroundSync.Dispose(stopped))
-            {
-                stopped.WaitOne();
-            }
-        }
+        _backgroundSync?.Dispose();
 
         // A whole-store read holds the write lock until it is closed.
         _cursors.CloseAll();
-        lock (_writeLock)
+        using (_writeLock.EnterToClose())
         {
             _cursors.CloseAll();
             try
@@ -229,8 +159,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
     {
         long result;
         long ticket;
-        EnterWriter();
-        try
+        using (_writeLock.Enter())
         {
             var db = _db;
             try
@@ -260,60 +189,9 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
                 throw _errors.Translate(e, operation);
             }
         }
-        finally
-        {
-            Monitor.Exit(_writeLock);
-        }
 
         AfterCommit(ticket);
         return result;
-    }
-
-    // Point reads take no lock; a read that fails because Compact replaced the engine under it runs again.
-    private T Read<T>(LiteDbEngine db, ReadOnlySpan<byte> key, string operation, Func<LiteDbTable, LiteDbSpans, T> read)
-    {
-        while (true)
-        {
-            try
-            {
-                return read(db.Table, new LiteDbSpans(key, default));
-            }
-            catch (Exception e) when (LiteDbErrors.IsStoreFailure(e) || e is ObjectDisposedException)
-            {
-                if (ReferenceEquals(db, _db) || IsDisposed)
-                {
-                    throw e is ObjectDisposedException ? e : _errors.Translate(e, operation);
-                }
-
-                db = _db;
-            }
-        }
-    }
-
-    // Copies a chunked value; false when a concurrent overwrite removed its chunks (the caller reads the key again).
-    private bool Copy(LiteDbEngine db, LiteDB.BsonDocument doc, Span<byte> destination, int attempt)
-    {
-        bool copied;
-        try
-        {
-            copied = db.Table.TryCopyValue(doc, destination);
-        }
-        catch (Exception e) when ((LiteDbErrors.IsStoreFailure(e) || e is ObjectDisposedException) && !ReferenceEquals(db, _db) && !IsDisposed)
-        {
-            return false; // Compact replaced the engine: read the key again
-        }
-        catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
-        {
-            throw _errors.Translate(e, "Get");
-        }
-
-        if (!copied && attempt >= GetAttempts)
-        {
-            throw new StoreFormatException(StoreFailure.Corrupt, _directory, StoreBackend.LiteDb,
-                $"the chunks of a {destination.Length}-byte value stayed missing over {GetAttempts} reads.");
-        }
-
-        return copied;
     }
 
     private T Guarded<T>(string operation, Func<T> action)
@@ -330,28 +208,9 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
 
     private void UnderWriteLock(Action action)
     {
-        EnterWriter();
-        try
+        using (_writeLock.Enter())
         {
             action();
-        }
-        finally
-        {
-            Monitor.Exit(_writeLock);
-        }
-    }
-
-    private void EnterWriter()
-    {
-        if (!Monitor.TryEnter(_writeLock, _timeout))
-        {
-            throw new StoreTimeoutException(_directory, StoreBackend.LiteDb, _timeout);
-        }
-
-        if (IsDisposed)
-        {
-            Monitor.Exit(_writeLock);
-            ThrowIfDisposed();
         }
     }
 

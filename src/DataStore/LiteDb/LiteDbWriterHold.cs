@@ -1,3 +1,5 @@
+using DataStore.Sync;
+
 namespace DataStore.LiteDb;
 
 /// <summary>
@@ -10,16 +12,16 @@ internal sealed class LiteDbWriterHold : IDisposable
     private readonly Thread _thread;
     private int _disposed;
 
-    private LiteDbWriterHold(Action enter, object writeLock, TaskCompletionSource taken)
+    private LiteDbWriterHold(StoreWriterLock writeLock, TaskCompletionSource taken)
     {
-        _thread = new Thread(() => Hold(enter, writeLock, taken)) { IsBackground = true, Name = "DataStore LiteDb writer hold" };
+        _thread = new Thread(() => Hold(writeLock, taken)) { IsBackground = true, Name = "DataStore LiteDb writer hold" };
     }
 
-    /// <summary>Takes the lock with <paramref name="enter"/> (which throws on timeout) on the new thread; returns once it is held.</summary>
-    public static LiteDbWriterHold Take(Action enter, object writeLock)
+    /// <summary>Enters <paramref name="writeLock"/> (which throws on timeout) on the new thread; returns once it is held.</summary>
+    public static LiteDbWriterHold Take(StoreWriterLock writeLock)
     {
         var taken = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var hold = new LiteDbWriterHold(enter, writeLock, taken);
+        var hold = new LiteDbWriterHold(writeLock, taken);
         hold._thread.Start();
         try
         {
@@ -48,11 +50,11 @@ internal sealed class LiteDbWriterHold : IDisposable
         _release.Dispose();
     }
 
-    private void Hold(Action enter, object writeLock, TaskCompletionSource taken)
+    private void Hold(StoreWriterLock writeLock, TaskCompletionSource taken)
     {
         try
         {
-            enter();
+            writeLock.Enter();
         }
         catch (Exception e)
         {
@@ -67,7 +69,7 @@ internal sealed class LiteDbWriterHold : IDisposable
         }
         finally
         {
-            Monitor.Exit(writeLock);
+            writeLock.Exit();
         }
     }
 }

@@ -1,4 +1,5 @@
 using System.Buffers;
+using DataStore.Sync;
 using Microsoft.Extensions.Logging;
 
 namespace DataStore.Sqlite;
@@ -16,14 +17,14 @@ internal sealed class SqliteStore : KeyValueStoreBase
     private const StoreCapabilities SqliteCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SharedAcrossProcesses |
         StoreCapabilities.SnapshotScans | StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction;
 
-    private readonly object _writeLock = new();
+    private readonly StoreWriterLock _writeLock;
     private readonly string _directory;
     private readonly Durability _durability;
     private readonly TimeSpan _timeout;
     private readonly SqliteWriter _writer;
     private readonly SqliteSessionPool _readers;
     private readonly WalFileSync _walSync;
-    private readonly Timer? _backgroundSync;
+    private readonly BackgroundSync? _backgroundSync;
     private readonly ILogger _logger;
 
     private SqliteStore(string directory, string file, Durability durability, DataStoreOptions options, SqliteWriter writer, ILogger logger)
@@ -31,14 +32,12 @@ internal sealed class SqliteStore : KeyValueStoreBase
         _directory = directory;
         _durability = durability;
         _timeout = options.Timeout;
+        _writeLock = new StoreWriterLock(this, options.Timeout);
         _writer = writer;
         _logger = logger;
         _readers = new SqliteSessionPool(() => SqliteSession.Open(file, writer.Errors, options.Timeout));
         _walSync = new WalFileSync(file + "-wal");
-        if (durability == Durability.Relaxed)
-        {
-            _backgroundSync = new Timer(_ => SyncInBackground(), null, options.SyncInterval, options.SyncInterval);
-        }
+        _backgroundSync = BackgroundSync.StartIfRelaxed(durability, options.SyncInterval, SyncInBackground);
     }
 
     public override string Path => _directory;
@@ -59,15 +58,10 @@ internal sealed class SqliteStore : KeyValueStoreBase
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
         long ticket;
-        EnterWriter();
-        try
+        using (_writeLock.Enter())
         {
             _writer.Run(SqliteStatement.Put, key, value, "Put");
             ticket = _walSync.Committed();
-        }
-        finally
-        {
-            Monitor.Exit(_writeLock);
         }
 
         AfterCommit(ticket);
@@ -110,15 +104,10 @@ internal sealed class SqliteStore : KeyValueStoreBase
     protected override void DeleteCore(ReadOnlySpan<byte> key)
     {
         long ticket;
-        EnterWriter();
-        try
+        using (_writeLock.Enter())
         {
             _writer.Run(SqliteStatement.Delete, key, default, "Delete");
             ticket = _walSync.Committed();
-        }
-        finally
-        {
-            Monitor.Exit(_writeLock);
         }
 
         AfterCommit(ticket);
@@ -128,15 +117,10 @@ internal sealed class SqliteStore : KeyValueStoreBase
     {
         long ticket;
         long removed;
-        EnterWriter();
-        try
+        using (_writeLock.Enter())
         {
             removed = _writer.DeleteRange(start, end);
             ticket = _walSync.Committed();
-        }
-        finally
-        {
-            Monitor.Exit(_writeLock);
         }
 
         AfterCommit(ticket);
@@ -149,8 +133,7 @@ internal sealed class SqliteStore : KeyValueStoreBase
     protected override int WriteCore(WriteBatch batch)
     {
         long ticket;
-        EnterWriter();
-        try
+        using (_writeLock.Enter())
         {
             var failed = _writer.Write(batch);
             if (failed >= 0)
@@ -160,10 +143,6 @@ internal sealed class SqliteStore : KeyValueStoreBase
 
             ticket = _walSync.Committed();
         }
-        finally
-        {
-            Monitor.Exit(_writeLock);
-        }
 
         AfterCommit(ticket);
         return -1;
@@ -171,14 +150,9 @@ internal sealed class SqliteStore : KeyValueStoreBase
 
     protected override void CompactCore()
     {
-        EnterWriter();
-        try
+        using (_writeLock.Enter())
         {
             _writer.Compact();
-        }
-        finally
-        {
-            Monitor.Exit(_writeLock);
         }
     }
 
@@ -190,36 +164,15 @@ internal sealed class SqliteStore : KeyValueStoreBase
 
     protected override void Dispose(bool disposing)
     {
-        if (_backgroundSync is not null)
-        {
-            using var stopped = new ManualResetEvent(false);
-            if (_backgroundSync.Dispose(stopped))
-            {
-                stopped.WaitOne();
-            }
-        }
+        _backgroundSync?.Dispose();
 
         // A write in progress finishes first; it cannot outlast the busy timeout.
-        lock (_writeLock)
+        using (_writeLock.EnterToClose())
         {
             SyncInBackground();
             _writer.Dispose();
             _readers.Dispose();
             _walSync.Dispose();
-        }
-    }
-
-    private void EnterWriter()
-    {
-        if (!Monitor.TryEnter(_writeLock, _timeout))
-        {
-            throw new StoreTimeoutException(_directory, StoreBackend.Sqlite, _timeout);
-        }
-
-        if (IsDisposed)
-        {
-            Monitor.Exit(_writeLock);
-            ThrowIfDisposed();
         }
     }
 
