@@ -2,7 +2,7 @@ using System.Buffers;
 
 namespace DataStore.FileSystem;
 
-// Reads: point reads without a lock (see Find) and scans read whole under the shared lock.
+// Reads: point reads without a lock (see Find), and scans read whole under the shared lock (see UnderSharedLock in the Maintenance part).
 internal sealed partial class FileSystemStore
 {
     protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
