@@ -1,4 +1,5 @@
 using System.Buffers;
+using DataStore.Sync;
 using Microsoft.Extensions.Logging;
 
 namespace DataStore.Lmdb;
@@ -16,7 +17,7 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
     private readonly LmdbEnvironment _env;
     private readonly LmdbErrors _errors;
     private readonly Durability _durability;
-    private readonly Timer? _backgroundSync;
+    private readonly BackgroundSync? _backgroundSync;
     private readonly ILogger _logger;
 
     private LmdbStore(LmdbEnvironment env, LmdbErrors errors, Durability durability, DataStoreOptions options, ILogger logger)
@@ -25,10 +26,7 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
         _errors = errors;
         _durability = durability;
         _logger = logger;
-        if (durability == Durability.Relaxed)
-        {
-            _backgroundSync = new Timer(_ => SyncInBackground(), null, options.SyncInterval, options.SyncInterval);
-        }
+        _backgroundSync = BackgroundSync.StartIfRelaxed(durability, options.SyncInterval, SyncInBackground);
     }
 
     public override string Path => _errors.Directory;
@@ -143,15 +141,7 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
 
     protected override void Dispose(bool disposing)
     {
-        if (_backgroundSync is not null)
-        {
-            using var stopped = new ManualResetEvent(false);
-            if (_backgroundSync.Dispose(stopped))
-            {
-                stopped.WaitOne();
-            }
-        }
-
+        _backgroundSync?.Dispose();
         try
         {
             SyncInBackground();
