@@ -63,13 +63,7 @@ public sealed class LmdbEnvironmentSharingTests : IDisposable
     [Fact]
     public void A_store_written_in_another_LMDB_format_is_refused_naming_both()
     {
-        using (var store = KeyValueStore.Open(Options(Durability.Relaxed)))
-        {
-            store.Put("a"u8, "1"u8);
-        }
-
-        var format = Path.Combine(StorePath, DataStore.Lmdb.LmdbLibrary.FormatFile);
-        var ours = File.ReadAllText(format);
+        var (format, ours) = StoreWithOnePair();
         File.WriteAllText(format, "LMDB 9.9");
         var error = Assert.Throws<StoreFormatException>(() => KeyValueStore.Open(Options(Durability.Relaxed)));
         Assert.Contains("LMDB 9.9", error.Message);
@@ -85,13 +79,7 @@ public sealed class LmdbEnvironmentSharingTests : IDisposable
     {
         // Another process creating the same store at the same moment, or a crash, must never leave a record that
         // refuses the store as "written in the  file format".
-        using (var store = KeyValueStore.Open(Options(Durability.Relaxed)))
-        {
-            store.Put("a"u8, "1"u8);
-        }
-
-        var format = Path.Combine(StorePath, DataStore.Lmdb.LmdbLibrary.FormatFile);
-        var ours = File.ReadAllText(format);
+        var (format, ours) = StoreWithOnePair();
         File.WriteAllText(format, "");
         using (var reopened = KeyValueStore.Open(Options(Durability.Relaxed)))
         {
@@ -103,6 +91,18 @@ public sealed class LmdbEnvironmentSharingTests : IDisposable
     }
 
     public void Dispose() => _directory.Dispose();
+
+    // Writes a store holding a=1 and returns its format record's path and contents.
+    private (string Path, string Contents) StoreWithOnePair()
+    {
+        using (var store = KeyValueStore.Open(Options(Durability.Relaxed)))
+        {
+            store.Put("a"u8, "1"u8);
+        }
+
+        var format = Path.Combine(StorePath, DataStore.Lmdb.LmdbLibrary.FormatFile);
+        return (format, File.ReadAllText(format));
+    }
 
     private DataStoreOptions Options(Durability durability) =>
         new() { Path = StorePath, Backend = StoreBackend.Lmdb, Durability = durability, Timeout = TimeSpan.FromSeconds(10) };
