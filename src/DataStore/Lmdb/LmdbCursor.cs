@@ -11,6 +11,11 @@ namespace DataStore.Lmdb;
 /// <remarks>Long keys that share their first <see cref="LmdbKeys.PlainMax"/> bytes are read as a group and sorted in memory.</remarks>
 internal sealed unsafe class LmdbCursor : IKeyValueCursor
 {
+    // A scan often stops after a few pairs (an existence check, a page of results): batches start small and double.
+    private const int FirstBatchPairs = 4;
+    private const int MaxBatchPairs = 256;
+
+    private readonly LmdbScanBatch _batch = new();
     private readonly LmdbEnvironment _env;
     private readonly LmdbErrors _errors;
     private readonly bool _keysOnly;
@@ -24,11 +29,9 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
     private bool _done;
     private bool _onPair;
     private bool _endAfterGroup;
-    private byte[] _key = ArrayPool<byte>.Shared.Rent(64);
-    private byte[] _value = ArrayPool<byte>.Shared.Rent(256);
+    private bool _lastBatch;
+    private int _batchLimit = FirstBatchPairs;
     private byte[] _lastStored = ArrayPool<byte>.Shared.Rent(64);
-    private int _keyLength;
-    private int _valueLength;
     private int _lastStoredLength;
     private List<(byte[] Key, byte[] Value)>? _group;
     private int _groupIndex;
@@ -67,11 +70,11 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
     }
 
     public ReadOnlySpan<byte> Key => _onPair
-        ? (_group is null ? _key.AsSpan(0, _keyLength) : _group[_groupIndex].Key)
+        ? (_group is null ? _batch.Key : _group[_groupIndex].Key)
         : throw new InvalidOperationException("Call MoveNext before reading the cursor, and stop when it returns false.");
 
     public ReadOnlySpan<byte> Value => _onPair
-        ? (_group is null ? _value.AsSpan(0, _valueLength) : _group[_groupIndex].Value)
+        ? (_group is null ? _batch.Value : _group[_groupIndex].Value)
         : throw new InvalidOperationException("Call MoveNext before reading the cursor, and stop when it returns false.");
 
     public bool MoveNext()
@@ -98,12 +101,21 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
             }
         }
 
+        if (_batch.MoveNext())
+        {
+            return _onPair = true;
+        }
+
+        if (_lastBatch)
+        {
+            _done = true;
+            return false;
+        }
+
         var seat = _env.Gate.Enter();
         try
         {
-            _onPair = Advance();
-            _done = !_onPair;
-            return _onPair;
+            Fill();
         }
         catch (LmdbException e)
         {
@@ -113,6 +125,10 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
         {
             _env.Gate.Exit(seat);
         }
+
+        _onPair = _group is not null || _batch.MoveNext();
+        _done = !_onPair;
+        return _onPair;
     }
 
     public void Dispose()
@@ -131,9 +147,12 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
         ReturnBuffers();
     }
 
-    // Inside the gate: moves to the next stored pair in range and copies it out.
-    private bool Advance()
+    // Inside the gate: copies the next pairs in range into the batch (up to the batch limit), or reads a group of
+    // long keys. The cursor stays on the last pair taken, or is marked to reposition after it when it stopped on a
+    // pair it did not take (one that did not fit, or a group of long keys after some pairs).
+    private void Fill()
     {
+        _batch.Clear();
         LmdbNative.Val key, data;
         var rc = Position(&key, &data);
         ReadOnlySpan<byte> previous = _lastStored.AsSpan(0, _lastStoredLength);
@@ -143,48 +162,54 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
             ThrowIfNotAfter(stored, previous);
             if (LmdbKeys.IsSlot(stored))
             {
-                if (ReadGroup(&key, &data, ref rc))
+                if (_batch.Count > 0)
                 {
-                    return true;
+                    _reposition = true;
+                    break;
                 }
 
-                if (_endAfterGroup)
+                if (ReadGroup(&key, &data, ref rc) || _endAfterGroup)
                 {
-                    return false;
+                    _lastBatch = _endAfterGroup;
+                    return;
                 }
 
                 previous = _lastStored.AsSpan(0, _lastStoredLength);
                 continue;
             }
 
-            if (stored.SequenceCompareTo(_start) < 0)
+            if (stored.SequenceCompareTo(_start) >= 0)
             {
-                previous = stored;
-                rc = LmdbNative.CursorGet(_cursor, &key, &data, LmdbNative.Next);
-                continue;
+                if (_end.Length > 0 && stored.SequenceCompareTo(_end) >= 0)
+                {
+                    _lastBatch = true;
+                    break;
+                }
+
+                if (!_batch.TryAdd(stored, _keysOnly ? default : data.Span))
+                {
+                    _reposition = true;
+                    break;
+                }
             }
 
-            if (_end.Length > 0 && stored.SequenceCompareTo(_end) >= 0)
+            previous = stored;
+            if (_batch.Count == _batchLimit)
             {
-                return false;
+                break;
             }
 
-            Copy(stored, ref _key, out _keyLength);
-            Copy(stored, ref _lastStored, out _lastStoredLength);
-            if (!_keysOnly)
-            {
-                Copy(data.Span, ref _value, out _valueLength);
-            }
-
-            return true;
+            rc = LmdbNative.CursorGet(_cursor, &key, &data, LmdbNative.Next);
         }
 
-        if (rc != LmdbNative.NotFound)
+        if (rc != LmdbNative.Success && rc != LmdbNative.NotFound)
         {
             LmdbException.Throw(rc);
         }
 
-        return false;
+        _lastBatch |= rc == LmdbNative.NotFound;
+        _batchLimit = Math.Min(_batchLimit * 2, MaxBatchPairs);
+        Copy(previous, ref _lastStored, out _lastStoredLength);
     }
 
     private int Position(LmdbNative.Val* key, LmdbNative.Val* data)
@@ -294,9 +319,8 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
 
     private void ReturnBuffers()
     {
-        ArrayPool<byte>.Shared.Return(_key);
-        ArrayPool<byte>.Shared.Return(_value);
+        _batch.Dispose();
         ArrayPool<byte>.Shared.Return(_lastStored);
-        _key = _value = _lastStored = [];
+        _lastStored = [];
     }
 }
