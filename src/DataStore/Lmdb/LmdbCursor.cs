@@ -4,12 +4,12 @@ namespace DataStore.Lmdb;
 
 /// <summary>
 /// A scan over [start, end) on its own read transaction, begun when the scan opens: it sees the store as of that
-/// moment. Each pair is copied out of the map into buffers the cursor owns before <see cref="MoveNext"/> returns, so
-/// the map may be remapped (grown) between steps, even by a write on the thread that holds the cursor; after a remap
-/// the cursor repositions itself after the last stored key it read, in the same snapshot.
+/// moment. Pairs are copied out of the map in batches (<see cref="LmdbScanBatch"/>) that <see cref="MoveNext"/> then
+/// hands out, so the map may be remapped (grown) between visits, even by a write on the thread that holds the
+/// cursor; after a remap the cursor repositions itself after the last stored key it read, in the same snapshot.
 /// </summary>
 /// <remarks>Long keys that share their first <see cref="LmdbKeys.PlainMax"/> bytes are read as a group and sorted in memory.</remarks>
-internal sealed unsafe class LmdbCursor : IKeyValueCursor
+internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
 {
     // A scan often stops after a few pairs (an existence check, a page of results): batches start small and double.
     private const int FirstBatchPairs = 4;
@@ -251,48 +251,6 @@ internal sealed unsafe class LmdbCursor : IKeyValueCursor
 
             return rc;
         }
-    }
-
-    // Reads every slot sharing the current one's prefix, keeps those in range, sorted by whole key. Leaves the pair
-    // after the group in key/data (and rc), and marks the cursor to reposition after the group's last slot.
-    private bool ReadGroup(LmdbNative.Val* key, LmdbNative.Val* data, ref int rc)
-    {
-        var prefix = key->Span[..LmdbKeys.PlainMax].ToArray();
-        var group = new List<(byte[] Key, byte[] Value)>();
-        while (rc == LmdbNative.Success && LmdbKeys.IsSlot(key->Span) && key->Span.StartsWith(prefix))
-        {
-            var stored = key->Span;
-            ThrowIfNotAfter(stored, _lastStored.AsSpan(0, _lastStoredLength));
-            var full = LmdbKeys.FullKey(stored, data->Span);
-            var inRange = full.SequenceCompareTo(_start) >= 0 && (_end.Length == 0 || full.SequenceCompareTo(_end) < 0);
-            if (inRange)
-            {
-                group.Add((full.ToArray(), _keysOnly ? [] : LmdbKeys.Value(stored, data->Span).ToArray()));
-            }
-            else if (full.SequenceCompareTo(_start) >= 0)
-            {
-                _endAfterGroup = true;
-            }
-
-            Copy(stored, ref _lastStored, out _lastStoredLength);
-            rc = LmdbNative.CursorGet(_cursor, key, data, LmdbNative.Next);
-        }
-
-        if (rc != LmdbNative.Success && rc != LmdbNative.NotFound)
-        {
-            LmdbException.Throw(rc);
-        }
-
-        if (group.Count == 0)
-        {
-            return false;
-        }
-
-        group.Sort((a, b) => a.Key.AsSpan().SequenceCompareTo(b.Key));
-        _group = group;
-        _groupIndex = 0;
-        _reposition = true;
-        return true;
     }
 
     // LMDB hands out stored keys in strictly increasing order; a key at or before the one read last means damaged
