@@ -4,6 +4,7 @@
 # The anchor links the LMDB that DataStore loads on this machine: the LightningDB package's liblmdb.so
 # (LMDB 1.0.1) where it loads (glibc 2.38 or later), else the system's liblmdb (Debian: 0.9.24; ADR 0006).
 # A documented command, not a CI step:  scripts/compare-native-lmdb.sh [ROUNDS]   (default 3)
+# FILTER picks the BenchmarkDotNet suites (default '*CoreBenchmarks*'; '*ScanBenchmarks*' for scans, '*' for both).
 # Results: $OUT/native-N/lmdb.txt and $OUT/bdn-N/*.md; then scripts/compare-native-table.py $OUT lmdb
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,13 +26,13 @@ if [ ! -x "$anchor/bench" ]; then
 fi
 
 # One lock per round (native, then BenchmarkDotNet), so a round is not split by other benchmarks.
-export anchor out
+export anchor out filter="${FILTER:-*CoreBenchmarks*}"
 for round in $(seq 1 "$rounds"); do
   flock /tmp/datastore-bench.lock bash -c '
     echo "== round $0: native $(date -u +%T)"
     (cd "$anchor" && OUTDIR="$out/native-$0" ./run.sh -n 100000 lmdb >/dev/null 2>&1)
     echo "== round $0: BenchmarkDotNet $(date -u +%T)"
     DATASTORE_BENCH_BACKENDS=Lmdb dotnet run -c Release --no-build --project src/DataStore.Benchmarks -- \
-      --filter "*CoreBenchmarks*" --artifacts "$out/bdn-$0" >"$out/bdn-$0.log" 2>&1' "$round"
+      --filter "$filter" --artifacts "$out/bdn-$0" >"$out/bdn-$0.log" 2>&1' "$round"
 done
 python3 scripts/compare-native-table.py "$out" lmdb

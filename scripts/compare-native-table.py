@@ -19,7 +19,7 @@ def to_us(text):
     return float(value) * {"ns": 1e-3, "us": 1, "μs": 1, "ms": 1e3, "s": 1e6}[unit]
 
 ours = {}
-for path in sorted(glob.glob(os.path.join(out, "bdn-*", "results", "*CoreBenchmarks-report-github.md"))):
+for path in sorted(glob.glob(os.path.join(out, "bdn-*", "results", "*Benchmarks-report-github.md"))):
     header = None
     for line in open(path):
         cells = [c.strip().strip("*") for c in line.strip().strip("|").split("|")]
@@ -30,7 +30,8 @@ for path in sorted(glob.glob(os.path.join(out, "bdn-*", "results", "*CoreBenchma
             if row.get("Backend") == backend and row.get("Mean") not in (None, "NA"):
                 ours.setdefault(row["Method"], []).append(to_us(row["Mean"]))
 
-pairs = [("Get", "get_random", 1), ("HaveKey", "havekey_random", 1), ("Put", "put_single_nosync", 1), ("Batch1000", "bulk_load", 1000)]
+pairs = [("Get", "get_random", 1), ("HaveKey", "havekey_random", 1), ("Put", "put_single_nosync", 1), ("Batch1000", "bulk_load", 1000),
+         ("PrefixScan1000", "prefix_scan", 1), ("FullScan", "full_scan", 1)]
 print("| operation | DataStore median (us) | runs | native median (us) | runs | DataStore / native |")
 print("|---|---|---|---|---|---|")
 for method, workload, per in pairs:

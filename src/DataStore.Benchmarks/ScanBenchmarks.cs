@@ -1,0 +1,97 @@
+using System.Buffers.Binary;
+using BenchmarkDotNet.Attributes;
+
+namespace DataStore.Benchmarks;
+
+/// <summary>
+/// Scans, in the native anchor's shape: the core suite's 100,000 keys plus 100 groups of 1,000 keys
+/// (tag 0x02 + 4-byte big-endian group + 4-byte item), 128-byte values. <c>PrefixScan1000</c> reads one random
+/// group whole (time per scan, against the anchor's <c>prefix_scan</c>); <c>FullScan</c> reads all 200,000 pairs
+/// (time per pair, against <c>full_scan</c>). Each pair's key and value are read, as the anchor copies them.
+/// </summary>
+[MemoryDiagnoser]
+[SimpleJob(launchCount: 1, warmupCount: 3, iterationCount: 15)]
+public class ScanBenchmarks
+{
+    private const int Preloaded = 100_000;
+    private const int Groups = 100;
+    private const int GroupSize = 1_000;
+    private const int Mask = (1 << 12) - 1;
+
+    private readonly WriteBatch _batch = new();
+    private byte[][] _prefixes = [];
+    private string _directory = "";
+    private IKeyValueStore _store = null!;
+    private int _next;
+
+    [ParamsSource(nameof(Backends))]
+    public BackendCase Backend { get; set; } = null!;
+
+    public static IEnumerable<BackendCase> Backends => BackendCase.All;
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        var pool = BenchmarkData.ValuePool(7);
+        _directory = BenchmarkData.NewDirectory();
+        _store = BenchmarkData.OpenPreloaded(Backend.Backend, _directory, Preloaded, pool);
+        var random = new Random(3);
+        for (var group = 0; group < Groups; group++)
+        {
+            _batch.Clear();
+            for (var item = 0; item < GroupSize; item++)
+            {
+                _batch.Put(GroupKey(group, item), pool.AsSpan(random.Next(pool.Length - BenchmarkData.ValueSize), BenchmarkData.ValueSize));
+            }
+
+            _store.Write(_batch);
+        }
+
+        _prefixes = Enumerable.Range(0, Mask + 1).Select(_ => GroupKey(random.Next(Groups), 0)[..5]).ToArray();
+    }
+
+    [GlobalCleanup]
+    public void Cleanup()
+    {
+        _store.Dispose();
+        if (Directory.Exists(_directory))
+        {
+            Directory.Delete(_directory, recursive: true);
+        }
+    }
+
+    [Benchmark]
+    public int PrefixScan1000()
+    {
+        var sum = 0;
+        using var cursor = _store.ScanPrefix(_prefixes[_next++ & Mask]);
+        while (cursor.MoveNext())
+        {
+            sum += cursor.Key[^1] ^ cursor.Value[0];
+        }
+
+        return sum;
+    }
+
+    [Benchmark(OperationsPerInvoke = Preloaded + Groups * GroupSize)]
+    public int FullScan()
+    {
+        var sum = 0;
+        using var cursor = _store.ScanPrefix([]);
+        while (cursor.MoveNext())
+        {
+            sum += cursor.Key[^1] ^ cursor.Value[0];
+        }
+
+        return sum;
+    }
+
+    private static byte[] GroupKey(int group, int item)
+    {
+        var key = new byte[9];
+        key[0] = 0x02;
+        BinaryPrimitives.WriteInt32BigEndian(key.AsSpan(1), group);
+        BinaryPrimitives.WriteInt32BigEndian(key.AsSpan(5), item);
+        return key;
+    }
+}
