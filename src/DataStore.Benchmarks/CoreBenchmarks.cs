@@ -10,9 +10,8 @@ namespace DataStore.Benchmarks;
 /// </summary>
 [MemoryDiagnoser]
 [SimpleJob(launchCount: 1, warmupCount: 3, iterationCount: 15)]
-public class CoreBenchmarks
+public class CoreBenchmarks : PreloadedStoreBenchmarks
 {
-    private const int Preloaded = 100_000;
     private const int ReadsPerInvoke = 1_000;
     private const int PutsPerInvoke = 100;
     private const int Mask = (1 << 16) - 1;
@@ -24,35 +23,17 @@ public class CoreBenchmarks
     private byte[][] _mixed = [];
     private int[] _valueOffsets = [];
     private byte[] _pool = [];
-    private string _directory = "";
-    private IKeyValueStore _store = null!;
     private int _next;
-
-    [ParamsSource(nameof(Backends))]
-    public BackendCase Backend { get; set; } = null!;
-
-    public static IEnumerable<BackendCase> Backends => BackendCase.All;
 
     [GlobalSetup]
     public void Setup()
     {
         _pool = BenchmarkData.ValuePool(7);
-        _directory = BenchmarkData.NewDirectory();
-        _store = BenchmarkData.OpenPreloaded(Backend.Backend, _directory, Preloaded, _pool);
+        OpenStore(_pool);
         var random = new Random(2);
         _hits = Enumerable.Range(0, Mask + 1).Select(_ => BenchmarkData.Key(2L * random.Next(Preloaded))).ToArray();
         _mixed = Enumerable.Range(0, Mask + 1).Select(i => BenchmarkData.Key(2L * random.Next(Preloaded) + (i & 1))).ToArray();
         _valueOffsets = Enumerable.Range(0, Mask + 1).Select(_ => random.Next(_pool.Length - BenchmarkData.ValueSize)).ToArray();
-    }
-
-    [GlobalCleanup]
-    public void Cleanup()
-    {
-        _store.Dispose();
-        if (Directory.Exists(_directory))
-        {
-            Directory.Delete(_directory, recursive: true);
-        }
     }
 
     [Benchmark(OperationsPerInvoke = ReadsPerInvoke)]
@@ -61,7 +42,7 @@ public class CoreBenchmarks
         var total = 0;
         for (var i = 0; i < ReadsPerInvoke; i++)
         {
-            total += _store.Get(_hits[_next++ & Mask], _buffer);
+            total += Store.Get(_hits[_next++ & Mask], _buffer);
         }
 
         return total;
@@ -74,7 +55,7 @@ public class CoreBenchmarks
         for (var i = 0; i < ReadsPerInvoke; i++)
         {
             _writer.ResetWrittenCount();
-            _store.Get(_hits[_next++ & Mask], _writer);
+            Store.Get(_hits[_next++ & Mask], _writer);
             total += _writer.WrittenCount;
         }
 
@@ -87,7 +68,7 @@ public class CoreBenchmarks
         var found = 0;
         for (var i = 0; i < ReadsPerInvoke; i++)
         {
-            found += _store.HaveKey(_mixed[_next++ & Mask]) ? 1 : 0;
+            found += Store.HaveKey(_mixed[_next++ & Mask]) ? 1 : 0;
         }
 
         return found;
@@ -99,7 +80,7 @@ public class CoreBenchmarks
         for (var i = 0; i < PutsPerInvoke; i++)
         {
             var n = _next++ & Mask;
-            _store.Put(_hits[n], _pool.AsSpan(_valueOffsets[n], BenchmarkData.ValueSize));
+            Store.Put(_hits[n], _pool.AsSpan(_valueOffsets[n], BenchmarkData.ValueSize));
         }
     }
 
@@ -114,6 +95,6 @@ public class CoreBenchmarks
             _batch.Put(_hits[n], _pool.AsSpan(_valueOffsets[n], BenchmarkData.ValueSize));
         }
 
-        _store.Write(_batch);
+        Store.Write(_batch);
     }
 }

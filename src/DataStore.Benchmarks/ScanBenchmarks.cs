@@ -11,30 +11,21 @@ namespace DataStore.Benchmarks;
 /// </summary>
 [MemoryDiagnoser]
 [SimpleJob(launchCount: 1, warmupCount: 3, iterationCount: 15)]
-public class ScanBenchmarks
+public class ScanBenchmarks : PreloadedStoreBenchmarks
 {
-    private const int Preloaded = 100_000;
     private const int Groups = 100;
     private const int GroupSize = 1_000;
     private const int Mask = (1 << 12) - 1;
 
     private readonly WriteBatch _batch = new();
     private byte[][] _prefixes = [];
-    private string _directory = "";
-    private IKeyValueStore _store = null!;
     private int _next;
-
-    [ParamsSource(nameof(Backends))]
-    public BackendCase Backend { get; set; } = null!;
-
-    public static IEnumerable<BackendCase> Backends => BackendCase.All;
 
     [GlobalSetup]
     public void Setup()
     {
         var pool = BenchmarkData.ValuePool(7);
-        _directory = BenchmarkData.NewDirectory();
-        _store = BenchmarkData.OpenPreloaded(Backend.Backend, _directory, Preloaded, pool);
+        OpenStore(pool);
         var random = new Random(3);
         for (var group = 0; group < Groups; group++)
         {
@@ -44,27 +35,17 @@ public class ScanBenchmarks
                 _batch.Put(GroupKey(group, item), pool.AsSpan(random.Next(pool.Length - BenchmarkData.ValueSize), BenchmarkData.ValueSize));
             }
 
-            _store.Write(_batch);
+            Store.Write(_batch);
         }
 
         _prefixes = Enumerable.Range(0, Mask + 1).Select(_ => GroupKey(random.Next(Groups), 0)[..5]).ToArray();
-    }
-
-    [GlobalCleanup]
-    public void Cleanup()
-    {
-        _store.Dispose();
-        if (Directory.Exists(_directory))
-        {
-            Directory.Delete(_directory, recursive: true);
-        }
     }
 
     [Benchmark]
     public int PrefixScan1000()
     {
         var sum = 0;
-        using var cursor = _store.ScanPrefix(_prefixes[_next++ & Mask]);
+        using var cursor = Store.ScanPrefix(_prefixes[_next++ & Mask]);
         while (cursor.MoveNext())
         {
             sum += cursor.Key[^1] ^ cursor.Value[0];
@@ -77,7 +58,7 @@ public class ScanBenchmarks
     public int FullScan()
     {
         var sum = 0;
-        using var cursor = _store.ScanPrefix([]);
+        using var cursor = Store.ScanPrefix([]);
         while (cursor.MoveNext())
         {
             sum += cursor.Key[^1] ^ cursor.Value[0];

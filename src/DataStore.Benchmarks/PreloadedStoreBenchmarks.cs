@@ -1,0 +1,40 @@
+using BenchmarkDotNet.Attributes;
+
+namespace DataStore.Benchmarks;
+
+/// <summary>
+/// What the suites over a preloaded store share: one store per backend parameter, loaded with the core keys
+/// (<see cref="BenchmarkData.OpenPreloaded"/>), and removed after the run.
+/// </summary>
+public abstract class PreloadedStoreBenchmarks
+{
+    /// <summary>The 100,000 keys (ids 0, 2, 4, ...) every such suite starts from.</summary>
+    protected const int Preloaded = 100_000;
+
+    private string _directory = "";
+
+    [ParamsSource(nameof(Backends))]
+    public BackendCase Backend { get; set; } = null!;
+
+    public static IEnumerable<BackendCase> Backends => BackendCase.All;
+
+    /// <summary>The store under test, open from <see cref="OpenStore"/> until the cleanup.</summary>
+    protected IKeyValueStore Store { get; private set; } = null!;
+
+    [GlobalCleanup]
+    public void Cleanup()
+    {
+        Store.Dispose();
+        if (Directory.Exists(_directory))
+        {
+            Directory.Delete(_directory, recursive: true);
+        }
+    }
+
+    /// <summary>Opens a new store of <see cref="Backend"/> preloaded with <see cref="Preloaded"/> keys whose values come from <paramref name="pool"/>.</summary>
+    protected void OpenStore(byte[] pool)
+    {
+        _directory = BenchmarkData.NewDirectory();
+        Store = BenchmarkData.OpenPreloaded(Backend.Backend, _directory, Preloaded, pool);
+    }
+}
