@@ -10,37 +10,31 @@ namespace DataStore.LiteDb;
 internal sealed class LiteDbWholeRead(LiteDbWriterHold hold, Func<byte[], LiteDbScan> openChunk, Func<Exception, Exception> translate, Action<IKeyValueCursor> closed)
     : IKeyValueCursor
 {
-    private List<KeyValuePair<byte[], byte[]>> _batch = [];
-    private int _index = -1;
+    private readonly LiteDbPairBatch _batch = new();
     private byte[]? _next = [];
     private int _disposed;
 
-    public ReadOnlySpan<byte> Key => Current.Key;
+    public ReadOnlySpan<byte> Key => _batch.Key;
 
-    public ReadOnlySpan<byte> Value => Current.Value;
-
-    private KeyValuePair<byte[], byte[]> Current => _index >= 0 && _index < _batch.Count
-        ? _batch[_index]
-        : throw new InvalidOperationException("Call MoveNext before reading the cursor, and stop when it returns false.");
+    public ReadOnlySpan<byte> Value => _batch.Value;
 
     public bool MoveNext()
     {
-        while (++_index >= _batch.Count)
+        while (!_batch.MoveNext())
         {
             ObjectDisposedException.ThrowIf(_disposed != 0, this);
             if (_next is null)
             {
-                _index = _batch.Count;
                 return false;
             }
 
-            _batch = [];
-            _batch = ReadChunk(_next, out var last);
-            _index = -1;
+            _batch.Load([]);
+            var chunk = ReadChunk(_next, out var last);
+            _batch.Load(chunk);
 
             // The smallest key after the chunk's last one; a long key's run is read again from its start and
             // the keys before it skipped, as a range scan from that key does.
-            _next = last || _batch.Count == 0 ? null : [.. _batch[^1].Key, 0];
+            _next = last || chunk.Count == 0 ? null : [.. chunk[^1].Key, 0];
         }
 
         return true;
@@ -53,7 +47,7 @@ internal sealed class LiteDbWholeRead(LiteDbWriterHold hold, Func<byte[], LiteDb
             return;
         }
 
-        _batch = [];
+        _batch.Load([]);
         hold.Dispose();
         closed(this);
     }
