@@ -64,13 +64,8 @@ internal static class LmdbLibrary
 
     // Written whole under another name and renamed into place: a process opening the same new store at the same
     // moment reads either no file or the whole name, never an empty one (a store with no name, or an empty one
-    // left by a crash, gets the loaded library's).
-    private static void Record(string path, string format)
-    {
-        var staging = $"{path}.{Environment.ProcessId}.{Environment.CurrentManagedThreadId}.tmp";
-        File.WriteAllText(staging, format);
-        File.Move(staging, path, overwrite: true);
-    }
+    // left by a crash, gets the loaded library's). The record is synced before the rename and its directory after.
+    private static void Record(string path, string format) => Platform.SyncedFile.Replace(path, System.Text.Encoding.UTF8.GetBytes(format));
 
     private static nint Resolve(string name, Assembly assembly, DllImportSearchPath? searchPath)
     {

@@ -63,9 +63,10 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
     private static void TryCreate(string path, StoreManifest manifest)
     {
         var temporary = $"{path}.{Environment.ProcessId}.{Guid.NewGuid():N}.tmp";
-        File.WriteAllBytes(temporary, JsonSerializer.SerializeToUtf8Bytes(manifest, Json));
         try
         {
+            // The contents are synced before the rename: after a power loss the name must not survive without them.
+            Platform.SyncedFile.WriteData(temporary, JsonSerializer.SerializeToUtf8Bytes(manifest, Json));
             File.Move(temporary, path, overwrite: false);
         }
         catch (IOException) when (File.Exists(path))
