@@ -4,15 +4,18 @@ namespace DataStore.Cli;
 
 /// <summary>
 /// Turns the first Ctrl+C (SIGINT) or SIGTERM into a cancelled token, so a long command stops cleanly and removes its
-/// partial output; a second signal ends the process as usual.
+/// partial output; a second signal ends the process as usual. The first signal is acknowledged on stderr at once, so
+/// a user who pressed Ctrl+C knows the tool heard it while it removes what it had written.
 /// </summary>
 internal sealed class CancelSignals : IDisposable
 {
     private readonly CancellationTokenSource _source = new();
     private readonly PosixSignalRegistration[] _registrations;
+    private readonly TextWriter _stderr;
 
-    public CancelSignals()
+    public CancelSignals(TextWriter stderr)
     {
+        _stderr = stderr;
         _registrations = [PosixSignalRegistration.Create(PosixSignal.SIGINT, Handle), PosixSignalRegistration.Create(PosixSignal.SIGTERM, Handle)];
     }
 
@@ -37,6 +40,8 @@ internal sealed class CancelSignals : IDisposable
         }
 
         context.Cancel = true;
+        _stderr.WriteLine($"datastore: {context.Signal} received, cancelling (a second one ends the tool at once)...");
+        _stderr.Flush();
         _source.Cancel();
     }
 }

@@ -18,7 +18,7 @@ internal static class DatastoreCommand
             new HelpOption(), new VersionOption(),
         };
         options.AddTo(root);
-        using var signals = new CancelSignals();
+        using var signals = new CancelSignals(stderr);
         foreach (var command in new[]
         {
             GetCommand.Create(), PutCommand.Create(), HasCommand.Create(), DeleteCommand.Create(),
