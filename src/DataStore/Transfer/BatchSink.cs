@@ -4,10 +4,10 @@ namespace DataStore.Transfer;
 internal sealed class BatchSink
 {
     /// <summary>A batch is committed once it holds this many key and value bytes.</summary>
-    public const long MaxBatchBytes = 4 << 20;
+    public const long MaxBatchBytes = 8 << 20;
 
     /// <summary>A batch is committed once it holds this many pairs.</summary>
-    public const int MaxBatchPairs = 4_096;
+    public const int MaxBatchPairs = 50_000;
 
     private readonly IKeyValueStore _store;
     private readonly WriteBatch _batch = new();
