@@ -57,21 +57,36 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     {
         SharedState? state = null;
         StoreLocks? locks = null;
+        FileSystemStore? store = null;
         try
         {
             Directory.CreateDirectory(System.IO.Path.Combine(directory, "data"));
             Directory.CreateDirectory(System.IO.Path.Combine(directory, "tmp"));
             locks = new StoreLocks(directory, options.Timeout);
             state = SharedState.Open(System.IO.Path.Combine(directory, "state"));
-            var store = new FileSystemStore(directory, durability, options, logger, state, locks, maxEntries);
+            store = new FileSystemStore(directory, durability, options, logger, state, locks, maxEntries);
             store.RecoverAtOpen();
             return store;
         }
-        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        catch (Exception e)
         {
-            locks?.Dispose();
-            state?.Dispose();
-            throw FileSystemErrors.Wrap(directory, "opening the store", e);
+            // Whatever failed, nothing stays open: no lock, no mapping, no background sync.
+            if (store is not null)
+            {
+                store.Dispose();
+            }
+            else
+            {
+                locks?.Dispose();
+                state?.Dispose();
+            }
+
+            if (FileSystemErrors.IsFileSystemError(e))
+            {
+                throw FileSystemErrors.Wrap(directory, "opening the store", e);
+            }
+
+            throw;
         }
     }
 
@@ -177,10 +192,12 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
             removed = _writer.Apply(batch);
             return -1;
         }
-        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        catch (Exception e) when (e is not DataStoreException)
         {
-            throw new DataStoreException(StoreFailure.Io, _directory, StoreBackend.FileSystem,
-                $"the batch failed while it was applied ({e.Message}); its journal stays, and the next operation on the store completes it once the cause is fixed.", e);
+            // Whatever failed (the disk, or a bug), a journaled batch is completed whole by the next operation or open.
+            var failure = FileSystemErrors.IsFileSystemError(e) ? FileSystemErrors.Wrap(_directory, "", e).Cause : StoreFailure.Engine;
+            throw new DataStoreException(failure, _directory, StoreBackend.FileSystem,
+                $"the batch failed ({e.GetType().Name}: {e.Message}); if it began applying, its journal stays and the next operation on the store completes it once the cause is fixed.", e);
         }
         finally
         {
