@@ -19,6 +19,7 @@ internal sealed partial class FileSystemStore
     /// </summary>
     internal override IKeyValueCursor ReadWholeStoreCore(bool keysOnly)
     {
+        using var call = _guard.Enter();
         while (true)
         {
             var pair = _locks.EnterRead();
@@ -51,6 +52,7 @@ internal sealed partial class FileSystemStore
     /// <summary>Runs <paramref name="action"/> holding the shared lock with no change in progress (completing a dead writer's change first).</summary>
     private T UnderSharedLock<T>(string operation, Func<T> action)
     {
+        using var call = _guard.Enter();
         while (true)
         {
             var pair = _locks.EnterRead();

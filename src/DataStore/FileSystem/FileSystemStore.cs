@@ -26,6 +26,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     private readonly TreeWriter _writer;
     private readonly DirectorySyncGroup _directorySync = new();
     private readonly DirectoryHandles _handles = new();
+    private readonly CallGuard _guard;
     private readonly BackgroundSync? _backgroundSync;
     private readonly ILogger _logger;
     private readonly int _maxEntries;
@@ -34,6 +35,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     private FileSystemStore(string directory, Durability durability, DataStoreOptions options, ILogger logger, SharedState state, StoreLocks locks, int maxEntries)
     {
         _directory = directory;
+        _guard = new CallGuard(directory);
         _durability = durability;
         _logger = logger;
         _state = state;
@@ -92,6 +94,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
+        using var call = _guard.Enter();
         string directory;
         string[] parents;
         EnterWrite();
@@ -120,6 +123,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
     {
+        using var call = _guard.Enter();
         string? directory;
         EnterWrite();
         try
@@ -149,6 +153,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void CompactCore()
     {
+        using var call = _guard.Enter();
         EnterWrite();
         try
         {
@@ -166,6 +171,8 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void Dispose(bool disposing)
     {
+        // Calls racing this Dispose finish first or throw ObjectDisposedException: nothing below is freed under one.
+        _guard.Close();
         if (_backgroundSync is not null)
         {
             _backgroundSync.Dispose();
@@ -179,6 +186,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     private int Commit(WriteBatch batch, out long removed)
     {
+        using var call = _guard.Enter();
         removed = 0;
         EnterWrite();
         try
