@@ -100,7 +100,8 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
         EnterWrite();
         try
         {
-            directory = _writer.Put(key, value, flush: _durability == Durability.Durable);
+            // Flushed at both levels: a rename must never reach the disk before the data it names (issue 20 item 1).
+            directory = _writer.Put(key, value, flush: true);
             parents = _writer.TakeNewParents();
             _state.EndChange();
         }
@@ -264,43 +265,6 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
         finally
         {
             _locks.ExitWrite();
-        }
-    }
-
-    private void AfterWrite(string directory)
-    {
-        if (_durability == Durability.Relaxed)
-        {
-            Volatile.Write(ref _dirty, 1);
-            return;
-        }
-
-        try
-        {
-            _directorySync.Sync(directory);
-        }
-        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
-        {
-            throw new DataStoreException(StoreFailure.Io, _directory, StoreBackend.FileSystem,
-                $"the write was made but syncing it to disk failed ({e.Message}); it survives a crash of this process but may not survive a power loss.", e);
-        }
-    }
-
-    private void SyncInBackground()
-    {
-        if (Interlocked.Exchange(ref _dirty, 0) == 0)
-        {
-            return;
-        }
-
-        try
-        {
-            FileSystemSync.Sync(_directory);
-        }
-        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
-        {
-            Volatile.Write(ref _dirty, 1);
-            _logger.LogWarning(e, "Background sync of the FileSystem store at {Path} failed; will retry", _directory);
         }
     }
 }
