@@ -1,7 +1,14 @@
+using System.Diagnostics;
+
 namespace DataStore.FileSystem;
 
 internal sealed partial class FileSystemStore
 {
+    /// <summary>A whole-store read holds the shared lock for at most about this long at a time (writers wait no longer).</summary>
+    private const int ChunkMilliseconds = 20;
+    private const int ChunkPairs = 4096;
+    private const int ChunkBytes = 1 << 18;
+
     /// <summary>Copies the store under its shared lock (writers wait; see <see cref="FileSystemBackup"/>).</summary>
     internal override void BackupCore(string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
         UnderSharedLock("backing up", () =>
@@ -13,44 +20,33 @@ internal sealed partial class FileSystemStore
     internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) =>
         UnderSharedLock("checking integrity", () => FileSystemIntegrity.CheckLocked(_directory, _maxEntries, cancellationToken));
 
-    /// <summary>
-    /// Walks the tree lazily under the shared lock, held until the cursor is disposed: memory stays one directory's
-    /// listing per level, and writers of every thread and process wait (their Timeout applies) meanwhile.
-    /// </summary>
-    internal override IKeyValueCursor ReadWholeStoreCore(bool keysOnly)
-    {
-        while (true)
-        {
-            var pair = _locks.EnterRead();
-            var handedOver = false;
-            try
-            {
-                if ((_state.Changes & 1) == 0)
-                {
-                    var cursor = new TreeCursor(_layout.Root, keysOnly, () => _locks.ExitRead(pair), e => FileSystemErrors.Wrap(_directory, "reading the whole store", e));
-                    handedOver = true;
-                    return cursor;
-                }
-            }
-            catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
-            {
-                throw FileSystemErrors.Wrap(_directory, "reading the whole store", e);
-            }
-            finally
-            {
-                if (!handedOver)
-                {
-                    _locks.ExitRead(pair);
-                }
-            }
+    /// <summary>Reads the whole store in chunks, each under the shared lock, letting writers in between (see <see cref="ChunkedCursor"/>).</summary>
+    internal override IKeyValueCursor ReadWholeStoreCore(bool keysOnly) => new ChunkedCursor((from, chunk) => ReadChunk(from, chunk, keysOnly));
 
-            RecoverNow();
-        }
-    }
+    /// <summary>Reads pairs from <paramref name="from"/> on into <paramref name="chunk"/> until a chunk's budget is used; returns where the next chunk starts, or null at the end.</summary>
+    private byte[]? ReadChunk(byte[] from, ScanBuffer chunk, bool keysOnly) =>
+        UnderSharedLock("reading the whole store", () =>
+        {
+            var deadline = Stopwatch.GetTimestamp() + (Stopwatch.Frequency * ChunkMilliseconds / 1000);
+            byte[]? next = null;
+            var complete = TreeWalker.Walk(_layout.Root, from, [], keysOnly, (key, value) =>
+            {
+                chunk.Add(key, value);
+                if (chunk.Count < ChunkPairs && chunk.Bytes < ChunkBytes && Stopwatch.GetTimestamp() < deadline)
+                {
+                    return true;
+                }
+
+                next = [.. key, 0];
+                return false;
+            });
+            return complete ? null : next;
+        });
 
     /// <summary>Runs <paramref name="action"/> holding the shared lock with no change in progress (completing a dead writer's change first).</summary>
     private T UnderSharedLock<T>(string operation, Func<T> action)
     {
+        using var call = _guard.Enter();
         while (true)
         {
             var pair = _locks.EnterRead();

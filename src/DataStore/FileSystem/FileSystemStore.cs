@@ -26,6 +26,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     private readonly TreeWriter _writer;
     private readonly DirectorySyncGroup _directorySync = new();
     private readonly DirectoryHandles _handles = new();
+    private readonly CallGuard _guard;
     private readonly BackgroundSync? _backgroundSync;
     private readonly ILogger _logger;
     private readonly int _maxEntries;
@@ -34,6 +35,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     private FileSystemStore(string directory, Durability durability, DataStoreOptions options, ILogger logger, SharedState state, StoreLocks locks, int maxEntries)
     {
         _directory = directory;
+        _guard = new CallGuard(directory);
         _durability = durability;
         _logger = logger;
         _state = state;
@@ -57,32 +59,49 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     {
         SharedState? state = null;
         StoreLocks? locks = null;
+        FileSystemStore? store = null;
         try
         {
             Directory.CreateDirectory(System.IO.Path.Combine(directory, "data"));
             Directory.CreateDirectory(System.IO.Path.Combine(directory, "tmp"));
             locks = new StoreLocks(directory, options.Timeout);
             state = SharedState.Open(System.IO.Path.Combine(directory, "state"));
-            var store = new FileSystemStore(directory, durability, options, logger, state, locks, maxEntries);
+            store = new FileSystemStore(directory, durability, options, logger, state, locks, maxEntries);
             store.RecoverAtOpen();
             return store;
         }
-        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        catch (Exception e)
         {
-            locks?.Dispose();
-            state?.Dispose();
-            throw FileSystemErrors.Wrap(directory, "opening the store", e);
+            // Whatever failed, nothing stays open: no lock, no mapping, no background sync.
+            if (store is not null)
+            {
+                store.Dispose();
+            }
+            else
+            {
+                locks?.Dispose();
+                state?.Dispose();
+            }
+
+            if (FileSystemErrors.IsFileSystemError(e))
+            {
+                throw FileSystemErrors.Wrap(directory, "opening the store", e);
+            }
+
+            throw;
         }
     }
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
+        using var call = _guard.Enter();
         string directory;
         string[] parents;
         EnterWrite();
         try
         {
-            directory = _writer.Put(key, value, flush: _durability == Durability.Durable);
+            // Flushed at both levels: a rename must never reach the disk before the data it names (issue 20 item 1).
+            directory = _writer.Put(key, value, flush: true);
             parents = _writer.TakeNewParents();
             _state.EndChange();
         }
@@ -105,6 +124,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
     {
+        using var call = _guard.Enter();
         string? directory;
         EnterWrite();
         try
@@ -134,6 +154,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void CompactCore()
     {
+        using var call = _guard.Enter();
         EnterWrite();
         try
         {
@@ -151,6 +172,8 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void Dispose(bool disposing)
     {
+        // Calls racing this Dispose finish first or throw ObjectDisposedException: nothing below is freed under one.
+        _guard.Close();
         if (_backgroundSync is not null)
         {
             _backgroundSync.Dispose();
@@ -164,6 +187,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     private int Commit(WriteBatch batch, out long removed)
     {
+        using var call = _guard.Enter();
         removed = 0;
         EnterWrite();
         try
@@ -177,10 +201,12 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
             removed = _writer.Apply(batch);
             return -1;
         }
-        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        catch (Exception e) when (e is not DataStoreException)
         {
-            throw new DataStoreException(StoreFailure.Io, _directory, StoreBackend.FileSystem,
-                $"the batch failed while it was applied ({e.Message}); its journal stays, and the next operation on the store completes it once the cause is fixed.", e);
+            // Whatever failed (the disk, or a bug), a journaled batch is completed whole by the next operation or open.
+            var failure = FileSystemErrors.IsFileSystemError(e) ? FileSystemErrors.Wrap(_directory, "", e).Cause : StoreFailure.Engine;
+            throw new DataStoreException(failure, _directory, StoreBackend.FileSystem,
+                $"the batch failed ({e.GetType().Name}: {e.Message}); if it began applying, its journal stays and the next operation on the store completes it once the cause is fixed.", e);
         }
         finally
         {
@@ -239,43 +265,6 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
         finally
         {
             _locks.ExitWrite();
-        }
-    }
-
-    private void AfterWrite(string directory)
-    {
-        if (_durability == Durability.Relaxed)
-        {
-            Volatile.Write(ref _dirty, 1);
-            return;
-        }
-
-        try
-        {
-            _directorySync.Sync(directory);
-        }
-        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
-        {
-            throw new DataStoreException(StoreFailure.Io, _directory, StoreBackend.FileSystem,
-                $"the write was made but syncing it to disk failed ({e.Message}); it survives a crash of this process but may not survive a power loss.", e);
-        }
-    }
-
-    private void SyncInBackground()
-    {
-        if (Interlocked.Exchange(ref _dirty, 0) == 0)
-        {
-            return;
-        }
-
-        try
-        {
-            FileSystemSync.Sync(_directory);
-        }
-        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
-        {
-            Volatile.Write(ref _dirty, 1);
-            _logger.LogWarning(e, "Background sync of the FileSystem store at {Path} failed; will retry", _directory);
         }
     }
 }

@@ -16,13 +16,16 @@ internal static class KeyNames
     /// <summary>The longest plain file name, in characters.</summary>
     public const int PlainNameLimit = 200;
 
-    /// <summary>The longest name any key file gets.</summary>
-    public const int MaxNameLength = 1 + HashedPrefixLimit + 3 + (2 * HashBytes) + 1 + 10;
+    /// <summary>The longest name any key file gets, plain or hashed: every buffer a name is written into is this long.</summary>
+    public const int MaxNameLength = PlainNameLimit > HashedNameLimit ? PlainNameLimit : HashedNameLimit;
 
     /// <summary>The file whose presence marks a directory as split into one child directory per next byte.</summary>
     public const string SplitMarker = "split";
 
     private const int HashedPrefixLimit = 150;
+
+    /// <summary>The longest hashed name: <c>k</c>, up to <see cref="HashedPrefixLimit"/> characters, <c>=</c>, the hash in hex, <c>-</c> and a slot number.</summary>
+    private const int HashedNameLimit = 1 + HashedPrefixLimit + 1 + (2 * HashBytes) + 1 + 10;
 
     /// <summary>Test hook: while true on a thread, every hashed name that thread makes has the same hash, so collisions are certain.</summary>
     [ThreadStatic]

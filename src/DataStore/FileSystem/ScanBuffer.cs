@@ -9,6 +9,9 @@ internal sealed class ScanBuffer
 
     public int Count => _entries.Count;
 
+    /// <summary>The bytes of keys and values held.</summary>
+    public long Bytes => _used;
+
     public void Add(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
         var needed = (long)_used + key.Length + value.Length;

@@ -13,24 +13,24 @@ internal static class TreeWalker
     internal static int DirectoriesListed;
 
     /// <summary>Calls <paramref name="visit"/> with each key (and value unless <paramref name="keysOnly"/>) in [start, end), ascending.</summary>
-    public static void Walk(LayoutNode node, byte[] start, byte[] end, bool keysOnly, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit)
-    {
-        if (node.IsSplit)
+    public static void Walk(LayoutNode node, byte[] start, byte[] end, bool keysOnly, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit) =>
+        Walk(node, start, end, keysOnly, (key, value) =>
         {
-            WalkSplit(node, start, end, keysOnly, visit);
-        }
-        else
-        {
-            WalkLeaf(node, start, end, keysOnly, visit);
-        }
-    }
+            visit(key, value);
+            return true;
+        });
 
-    private static void WalkSplit(LayoutNode node, byte[] start, byte[] end, bool keysOnly, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit)
+    /// <summary>As the other overload, but stops as soon as <paramref name="visit"/> returns false; returns false when it stopped early.</summary>
+    public static bool Walk(LayoutNode node, byte[] start, byte[] end, bool keysOnly, Func<ReadOnlySpan<byte>, ReadOnlySpan<byte>, bool> visit) =>
+        node.IsSplit ? WalkSplit(node, start, end, keysOnly, visit) : WalkLeaf(node, start, end, keysOnly, visit);
+
+    private static bool WalkSplit(LayoutNode node, byte[] start, byte[] end, bool keysOnly, Func<ReadOnlySpan<byte>, ReadOnlySpan<byte>, bool> visit)
     {
         if (node.Prefix.Length > 0 && InRange(node.Prefix, start, end) &&
-            Read(node, "k", keysOnly, out var own) == ReadStatus.Found && own.Key.AsSpan().SequenceEqual(node.Prefix))
+            Read(node, "k", keysOnly, out var own) == ReadStatus.Found && own.Key.AsSpan().SequenceEqual(node.Prefix) &&
+            !visit(own.Key, own.Value))
         {
-            visit(own.Key, own.Value);
+            return false;
         }
 
         var children = new List<byte>();
@@ -45,11 +45,16 @@ internal static class TreeWalker
         children.Sort();
         foreach (var b in children)
         {
-            Walk(node.Child(b), start, end, keysOnly, visit);
+            if (!Walk(node.Child(b), start, end, keysOnly, visit))
+            {
+                return false;
+            }
         }
+
+        return true;
     }
 
-    private static void WalkLeaf(LayoutNode node, byte[] start, byte[] end, bool keysOnly, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit)
+    private static bool WalkLeaf(LayoutNode node, byte[] start, byte[] end, bool keysOnly, Func<ReadOnlySpan<byte>, ReadOnlySpan<byte>, bool> visit)
     {
         var rest = new List<byte>();
         var found = new List<(byte[] Key, string Name, byte[]? Value)>();
@@ -80,13 +85,19 @@ internal static class TreeWalker
         {
             if (value is not null || keysOnly)
             {
-                visit(key, value ?? []);
+                if (!visit(key, value ?? []))
+                {
+                    return false;
+                }
             }
-            else if (Read(node, name, keysOnly: false, out var pair) == ReadStatus.Found && pair.Key.AsSpan().SequenceEqual(key))
+            else if (Read(node, name, keysOnly: false, out var pair) == ReadStatus.Found && pair.Key.AsSpan().SequenceEqual(key) &&
+                !visit(key, pair.Value))
             {
-                visit(key, pair.Value);
+                return false;
             }
         }
+
+        return true;
     }
 
     /// <summary>The names of the files (or directories) in <paramref name="path"/>; none when it does not exist.</summary>

@@ -21,6 +21,10 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
     private LeafSplitter Splitter => _splitterInstance ??= new LeafSplitter(root, state, NewTemporary, EnsureDirectory);
     private long _nextTemporary;
 
+    /// <summary>Test hook: called before each operation of a batch or a journal replay on this thread, to inject a failure.</summary>
+    [ThreadStatic]
+    internal static Action? BeforeOperationForTests;
+
     /// <summary>Puts one key; returns the directory whose entry changed (for a durable sync).</summary>
     /// <remarks>
     /// A single put writes a temporary file and renames it over the key's file, so a lock-free reader sees the old
@@ -157,7 +161,24 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
     }
 
     /// <summary>Finishes whatever a dead writer left: a split, then a journaled batch; removes stale temporary files.</summary>
+    /// <remarks>
+    /// A failure that is not the file system's (a bug) becomes a <see cref="DataStoreException"/> naming the store; the
+    /// journal stays, so the change is still completed whole once the cause is gone, and nothing half-applied is shown.
+    /// </remarks>
     public void Recover()
+    {
+        try
+        {
+            RecoverUnfinished();
+        }
+        catch (Exception e) when (e is not DataStoreException && !FileSystemErrors.IsFileSystemError(e))
+        {
+            throw new DataStoreException(StoreFailure.Engine, root, StoreBackend.FileSystem,
+                $"completing the unfinished change recorded in '{_journal}' failed ({e.GetType().Name}: {e.Message}); the journal stays and the next open or write completes it once the cause is fixed.", e);
+        }
+    }
+
+    private void RecoverUnfinished()
     {
         // Readers in other processes must not read files the replay below rewrites in place.
         state.BeginChange();
@@ -203,6 +224,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
 
     private long ApplyOne(BatchEntryKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, bool perFile, HashSet<string> touched)
     {
+        BeforeOperationForTests?.Invoke();
         switch (kind)
         {
             case BatchEntryKind.Put:
