@@ -1,0 +1,8 @@
+using DataStore.Tests.Conformance;
+
+namespace DataStore.Tests.FileSystem;
+
+public sealed class FileSystemStoreIdentityContract : StoreIdentityContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}

@@ -1,0 +1,8 @@
+using DataStore.Tests.Conformance;
+
+namespace DataStore.Tests.InMemory;
+
+public sealed class InMemoryStoreIdentityContract : StoreIdentityContract
+{
+    protected override StoreBackend Backend => StoreBackend.InMemory;
+}

@@ -1,0 +1,8 @@
+using DataStore.Tests.Conformance;
+
+namespace DataStore.Tests.LiteDb;
+
+public sealed class LiteDbStoreIdentityContract : StoreIdentityContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}

@@ -1,0 +1,8 @@
+using DataStore.Tests.Conformance;
+
+namespace DataStore.Tests.RocksDb;
+
+public sealed class RocksDbStoreIdentityContract : StoreIdentityContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}

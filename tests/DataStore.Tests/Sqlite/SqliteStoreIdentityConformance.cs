@@ -1,0 +1,8 @@
+using DataStore.Tests.Conformance;
+
+namespace DataStore.Tests.Sqlite;
+
+public sealed class SqliteStoreIdentityContract : StoreIdentityContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
