@@ -45,13 +45,11 @@ internal sealed class StoreIdentity : IDisposable
             else if (creating is not null)
             {
                 ThrowIfOrphanedFiles(directory, requested);
+                StoreCreationLock.MarkCreating(directory);
             }
 
             var manifest = StoreManifest.OpenOrCreate(directory, options);
-            if (creating is null)
-            {
-                ThrowIfDataMissing(directory, manifest.Backend, options.Timeout);
-            }
+            creating ??= ResumeOrThrowIfDataMissing(directory, manifest.Backend, options.Timeout);
 
             return new StoreIdentity(directory, manifest, creating);
         }
@@ -71,35 +69,16 @@ internal sealed class StoreIdentity : IDisposable
         }
 
         NewStoreSync.Sync(_directory, Manifest.Backend);
+        StoreCreationLock.MarkCreated(_directory);
         _creating.Dispose();
         _creating = null;
     }
 
-    /// <summary>Ends an open that failed: a store this call was creating loses its manifest again, so no manifest names a store that was never made.</summary>
+    /// <summary>Ends the open: a store this call was creating and did not finish keeps its marker, so the next open resumes the creation.</summary>
     public void Dispose()
     {
-        if (_creating is null)
-        {
-            return;
-        }
-
-        try
-        {
-            if (EngineFiles.MissingData(_directory, Manifest.Backend) is not null)
-            {
-                File.Delete(System.IO.Path.Combine(_directory, StoreManifest.FileName));
-                Platform.DirectorySync.Sync(_directory);
-            }
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            // The engine's failure is what the caller needs; a manifest left behind reads as a damaged store, not an empty one.
-        }
-        finally
-        {
-            _creating.Dispose();
-            _creating = null;
-        }
+        _creating?.Dispose();
+        _creating = null;
     }
 
     /// <summary>A directory with no manifest but another store's files is a store that lost its manifest: never create one over it.</summary>
@@ -120,21 +99,30 @@ internal sealed class StoreIdentity : IDisposable
             $"{StoreManifest.FileName} is missing, but the directory holds {what}: a store whose manifest was lost. Nothing was created.{restore}");
     }
 
-    /// <summary>A store that has a manifest but lost its data file is damaged, not empty; a process still creating it is waited for first.</summary>
-    private static void ThrowIfDataMissing(string directory, StoreBackend backend, TimeSpan timeout)
+    /// <summary>
+    /// A store that has a manifest but lost its data file is damaged, not empty. A process still creating it is waited
+    /// for first; a creation cut short (its marker still there) is resumed by this process, which then holds the lock.
+    /// </summary>
+    private static StoreCreationLock? ResumeOrThrowIfDataMissing(string directory, StoreBackend backend, TimeSpan timeout)
     {
-        if (EngineFiles.MissingData(directory, backend) is null)
+        if (EngineFiles.MissingData(directory, backend) is null && !StoreCreationLock.WasCutShort(directory))
         {
-            return;
+            return null;
         }
 
-        using (StoreCreationLock.Enter(directory, backend, timeout))
+        var creating = StoreCreationLock.Enter(directory, backend, timeout);
+        if (StoreCreationLock.WasCutShort(directory))
         {
-            if (EngineFiles.MissingData(directory, backend) is { } missing)
-            {
-                throw new StoreFormatException(StoreFailure.Corrupt, directory, backend,
-                    $"the store exists ({StoreManifest.FileName} names it) but {missing}: the data was deleted or lost. Restore the store from a backup; it is not opened as an empty store.");
-            }
+            return creating; // this open finishes the creation: the engine creates what is missing, then the marker goes
         }
+
+        creating.Dispose();
+        if (EngineFiles.MissingData(directory, backend) is { } missing)
+        {
+            throw new StoreFormatException(StoreFailure.Corrupt, directory, backend,
+                $"the store exists ({StoreManifest.FileName} names it) but {missing}: the data was deleted or lost. Restore the store from a backup; it is not opened as an empty store.");
+        }
+
+        return null;
     }
 }

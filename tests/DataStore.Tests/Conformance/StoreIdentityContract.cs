@@ -61,6 +61,25 @@ public abstract class StoreIdentityContract : StoreContract
     }
 
     [Fact]
+    public void A_creation_cut_short_by_a_crash_is_finished_by_the_next_open()
+    {
+        RequireCapability(StoreCapabilities.SelfDescribing | StoreCapabilities.Persistent, Rule);
+        System.IO.Directory.CreateDirectory(StorePath);
+        var marker = Path.Combine(StorePath, "datastore.creating");
+        File.WriteAllBytes(marker, []); // what a creator killed between its manifest and the engine's files leaves
+        File.WriteAllText(Path.Combine(StorePath, "datastore.json"), $"{{\"backend\": \"{Backend}\", \"formatVersion\": 1, \"durability\": \"Relaxed\"}}");
+
+        using (var store = KeyValueStore.Open(StorePath))
+        {
+            store.Put(Bytes.Of(1), Bytes.Of(2));
+        }
+
+        Assert.False(File.Exists(marker), "the finished creation left its marker, which would let a later loss of the data pass as a new store");
+        using var reopened = KeyValueStore.Open(StorePath);
+        StoreAssert.Holds(reopened, Bytes.Of(1), Bytes.Of(2));
+    }
+
+    [Fact]
     public async Task VerifyAsync_reports_a_data_file_deleted_under_an_open_store()
     {
         RequireCapability(StoreCapabilities.SelfDescribing | StoreCapabilities.Persistent, Rule);

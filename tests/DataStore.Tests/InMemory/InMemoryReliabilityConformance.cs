@@ -6,3 +6,8 @@ public sealed class InMemoryStoreIdentityContract : StoreIdentityContract
 {
     protected override StoreBackend Backend => StoreBackend.InMemory;
 }
+
+public sealed class InMemoryKillRoundsContract : KillRoundsContract
+{
+    protected override StoreBackend Backend => StoreBackend.InMemory;
+}

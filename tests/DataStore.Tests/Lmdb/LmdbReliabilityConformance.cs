@@ -6,3 +6,8 @@ public sealed class LmdbStoreIdentityContract : StoreIdentityContract
 {
     protected override StoreBackend Backend => StoreBackend.Lmdb;
 }
+
+public sealed class LmdbKillRoundsContract : KillRoundsContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}

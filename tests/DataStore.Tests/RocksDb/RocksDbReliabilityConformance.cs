@@ -6,3 +6,8 @@ public sealed class RocksDbStoreIdentityContract : StoreIdentityContract
 {
     protected override StoreBackend Backend => StoreBackend.RocksDb;
 }
+
+public sealed class RocksDbKillRoundsContract : KillRoundsContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}

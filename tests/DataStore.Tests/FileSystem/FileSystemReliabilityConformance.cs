@@ -6,3 +6,8 @@ public sealed class FileSystemStoreIdentityContract : StoreIdentityContract
 {
     protected override StoreBackend Backend => StoreBackend.FileSystem;
 }
+
+public sealed class FileSystemKillRoundsContract : KillRoundsContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}

@@ -6,3 +6,8 @@ public sealed class LiteDbStoreIdentityContract : StoreIdentityContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 }
+
+public sealed class LiteDbKillRoundsContract : KillRoundsContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}

@@ -6,3 +6,8 @@ public sealed class SqliteStoreIdentityContract : StoreIdentityContract
 {
     protected override StoreBackend Backend => StoreBackend.Sqlite;
 }
+
+public sealed class SqliteKillRoundsContract : KillRoundsContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
