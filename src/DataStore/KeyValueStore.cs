@@ -33,16 +33,8 @@ public static class KeyValueStore
             throw Unavailable(directory, requested, BackendCatalog.WhyUnavailable(requested));
         }
 
-        var manifest = StoreFiles.Guard(directory, requested, () =>
-        {
-            if (options.CreateIfMissing)
-            {
-                Directory.CreateDirectory(directory);
-            }
-
-            return StoreManifest.OpenOrCreate(directory, options);
-        });
-
+        using var identity = StoreFiles.Guard(directory, requested, () => StoreIdentity.Establish(directory, options));
+        var manifest = identity.Manifest;
         var durability = options.Durability ?? manifest.Durability;
         if (manifest.Backend == StoreBackend.InMemory)
         {
@@ -51,6 +43,20 @@ public static class KeyValueStore
 
         var factory = BackendCatalog.Find(manifest.Backend) ?? throw Unavailable(directory, manifest.Backend, BackendCatalog.WhyUnavailable(manifest.Backend));
         var store = factory.Open(directory, durability, options, logger);
+        try
+        {
+            StoreFiles.Guard(directory, manifest.Backend, () =>
+            {
+                identity.Created();
+                return true;
+            });
+        }
+        catch
+        {
+            store.Dispose();
+            throw;
+        }
+
         logger.LogDebug("Opened {Backend} store at {Path} ({Durability})", manifest.Backend, directory, durability);
         return store;
     }

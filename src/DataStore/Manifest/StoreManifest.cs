@@ -40,7 +40,7 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
             TryCreate(path, new StoreManifest(requested, CurrentFormatVersion, options.Durability ?? Durability.Relaxed));
         }
 
-        var manifest = Read(path, directory, requested);
+        var manifest = Read(path, directory, options.Backend);
         manifest.ThrowIfIncompatible(directory, options.Backend);
         return manifest;
     }
@@ -82,7 +82,7 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
         Platform.DirectorySync.Sync(System.IO.Path.GetDirectoryName(path)!);
     }
 
-    private static StoreManifest Read(string path, string directory, StoreBackend requested)
+    private static StoreManifest Read(string path, string directory, StoreBackend? requested)
     {
         try
         {
@@ -91,7 +91,10 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
         }
         catch (JsonException e)
         {
-            throw new StoreFormatException(StoreFailure.Corrupt, directory, requested,
+            // Named after the backend whose files are there when none was asked for, not after the default one.
+            var found = EngineFiles.Recognize(directory);
+            var backend = requested ?? (found.Count == 1 ? found[0].Backend : StoreBackend.Sqlite);
+            throw new StoreFormatException(StoreFailure.Corrupt, directory, backend,
                 $"{FileName} is damaged ({e.Message}); the store cannot be identified.", e);
         }
     }

@@ -75,6 +75,7 @@ internal sealed class StagedStore : IDisposable
                 record.Backend = backend;
                 record.Durability = destination.Durability ?? durability;
                 record.CreateIfMissing = true;
+                StoreCreationLock.MarkCreating(temporary); // the open below creates the engine's files under this manifest
                 StoreManifest.OpenOrCreate(temporary, record);
 
                 var open = record.Clone();

@@ -15,6 +15,11 @@ internal static class StoreVerification
     {
         var problems = new ProblemList();
         var throttle = new ProgressThrottle(progress);
+        if (store.Backend != StoreBackend.InMemory && Manifest.EngineFiles.MissingData(store.Path, store.Backend) is { } missing)
+        {
+            problems.Add($"the store's data is gone: {missing}.");
+        }
+
         if (store is KeyValueStoreBase engine)
         {
             Guard(problems, "the engine's integrity check failed", () =>

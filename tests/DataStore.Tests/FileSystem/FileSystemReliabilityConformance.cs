@@ -1,0 +1,13 @@
+using DataStore.Tests.Conformance;
+
+namespace DataStore.Tests.FileSystem;
+
+public sealed class FileSystemStoreIdentityContract : StoreIdentityContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}
+
+public sealed class FileSystemKillRoundsContract : KillRoundsContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}

@@ -1,0 +1,13 @@
+using DataStore.Tests.Conformance;
+
+namespace DataStore.Tests.RocksDb;
+
+public sealed class RocksDbStoreIdentityContract : StoreIdentityContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+public sealed class RocksDbKillRoundsContract : KillRoundsContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}

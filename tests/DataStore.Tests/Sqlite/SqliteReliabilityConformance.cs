@@ -1,0 +1,13 @@
+using DataStore.Tests.Conformance;
+
+namespace DataStore.Tests.Sqlite;
+
+public sealed class SqliteStoreIdentityContract : StoreIdentityContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
+
+public sealed class SqliteKillRoundsContract : KillRoundsContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
