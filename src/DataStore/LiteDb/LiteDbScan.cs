@@ -156,19 +156,38 @@ internal sealed class LiteDbScan
         }
         catch (Exception e)
         {
-            lock (_gate)
-            {
-                _error = e;
-                Monitor.PulseAll(_gate);
-            }
+            Fail(e);
         }
         finally
+        {
+            End(engine, began);
+        }
+    }
+
+    // Hands a failure to the cursor's thread: no exception may escape this thread (it would end the process).
+    private void Fail(Exception e)
+    {
+        lock (_gate)
+        {
+            _error ??= e;
+            Monitor.PulseAll(_gate);
+        }
+    }
+
+    // Ends the reader and the read transaction. An engine that met damage closes itself, and then these throw too.
+    private void End(LiteDB.Engine.LiteEngine? engine, bool began)
+    {
+        try
         {
             _reader?.Dispose();
             if (began)
             {
                 engine!.Rollback();
             }
+        }
+        catch (Exception e)
+        {
+            Fail(e);
         }
     }
 
