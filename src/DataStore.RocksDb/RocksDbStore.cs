@@ -26,6 +26,7 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
     private readonly RocksDbWriteGate _gate;
     private readonly HashSet<RocksDbCursor> _cursors = [];
     private readonly RocksDbWalSync? _walSync;
+    private readonly ILogger _logger;
 
     private RocksDbStore(string directory, Durability durability, DataStoreOptions options, ILogger logger, RocksDbOptions nativeOptions, IntPtr db)
     {
@@ -37,6 +38,7 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
         _writeOptions = Rocks.rocksdb_writeoptions_create();
         Rocks.rocksdb_writeoptions_set_sync(_writeOptions, durability == Durability.Durable ? (byte)1 : (byte)0);
         _gate = new RocksDbWriteGate(directory, options.Timeout);
+        _logger = logger;
         if (durability == Durability.Relaxed)
         {
             _walSync = new RocksDbWalSync(this, options.SyncInterval, logger);
@@ -186,6 +188,7 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
             cursor.Close();
         }
 
+        FlushMemtables();
         _walSync?.SyncIfDirty();
 
         RocksDbOpener.ForgetOwner(_directory);
