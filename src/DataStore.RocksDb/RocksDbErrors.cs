@@ -32,7 +32,9 @@ internal static class RocksDbErrors
     public static DataStoreException Exception(string directory, string operation, string text)
     {
         var (cause, advice) = Classify(text);
-        return new DataStoreException(cause, directory, StoreBackend.RocksDb, $"{operation} failed: {text}.{advice}");
+        return cause == StoreFailure.Corrupt
+            ? new StoreFormatException(cause, directory, StoreBackend.RocksDb, $"{operation} failed: {text}{RocksDbDamage.FilesNamed(directory, text)}.{advice}")
+            : new DataStoreException(cause, directory, StoreBackend.RocksDb, $"{operation} failed: {text}.{advice}");
     }
 
     /// <summary>

@@ -56,12 +56,14 @@ internal static class RocksDbOpener
 
                 if (waited.Elapsed >= timeout)
                 {
-                    throw new DataStoreException(StoreFailure.Timeout, directory, StoreBackend.RocksDb,
+                    throw new StoreTimeoutException(directory, StoreBackend.RocksDb, timeout,
                         $"the store is held by {Holder(directory)}, and RocksDB lets one process at a time open a store; waited {timeout.TotalSeconds:0.###} s. " +
                         "Close the other program (or wait for it to finish), or raise DataStoreOptions.Timeout.");
                 }
 
-                Thread.Sleep(pause);
+                // Never sleep past the deadline: the last attempt runs at it, so the wait ends within the timeout plus one attempt.
+                var left = timeout - waited.Elapsed;
+                Thread.Sleep(pause < left ? pause : left);
                 pause = pause * 2 < MaxPause ? pause * 2 : MaxPause;
             }
         }

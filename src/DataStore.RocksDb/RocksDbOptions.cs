@@ -32,6 +32,10 @@ internal sealed class RocksDbOptions : IDisposable
         native.rocksdb_options_set_keep_log_file_num(options, (UIntPtr)KeptInfoLogs);
         native.rocksdb_options_set_max_log_file_size(options, (UIntPtr)InfoLogBytes);
 
+        // A torn last WAL record (a crash mid-append) is dropped as RocksDB always does, but a bad record followed by
+        // intact ones is refused as corruption; the default (point in time) stops replay there without a word (ADR 0005).
+        native.rocksdb_options_set_wal_recovery_mode(options, Recovery.TolerateCorruptedTailRecords);
+
         var table = native.rocksdb_block_based_options_create();
         var cache = native.rocksdb_cache_create_lru((UIntPtr)tuning.BlockCacheBytes);
         native.rocksdb_block_based_options_set_block_cache(table, cache);

@@ -26,7 +26,7 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
     private readonly RocksDbWriteGate _gate;
     private readonly HashSet<RocksDbCursor> _cursors = [];
     private readonly RocksDbWalSync? _walSync;
-    private int _active;
+    private readonly ILogger _logger;
 
     private RocksDbStore(string directory, Durability durability, DataStoreOptions options, ILogger logger, RocksDbOptions nativeOptions, IntPtr db)
     {
@@ -38,6 +38,7 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
         _writeOptions = Rocks.rocksdb_writeoptions_create();
         Rocks.rocksdb_writeoptions_set_sync(_writeOptions, durability == Durability.Durable ? (byte)1 : (byte)0);
         _gate = new RocksDbWriteGate(directory, options.Timeout);
+        _logger = logger;
         if (durability == Durability.Relaxed)
         {
             _walSync = new RocksDbWalSync(this, options.SyncInterval, logger);
@@ -159,39 +160,23 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
 
     protected override void CompactCore()
     {
-        Acquire();
+        var options = Rocks.rocksdb_compactoptions_create();
         try
         {
-            var options = Rocks.rocksdb_compactoptions_create();
-            try
-            {
-                // kForceOptimized: rewrite the bottommost level too, so deleted data and tombstones go away.
-                Rocks.rocksdb_compactoptions_set_bottommost_level_compaction(options, 3);
-                Rocks.rocksdb_compact_range_opt(Db, options, (byte*)null, UIntPtr.Zero, (byte*)null, UIntPtr.Zero);
-            }
-            finally
-            {
-                Rocks.rocksdb_compactoptions_destroy(options);
-            }
+            // kForceOptimized: rewrite the bottommost level too, so deleted data and tombstones go away.
+            Rocks.rocksdb_compactoptions_set_bottommost_level_compaction(options, 3);
+            Rocks.rocksdb_compact_range_opt(Db, options, (byte*)null, UIntPtr.Zero, (byte*)null, UIntPtr.Zero);
         }
         finally
         {
-            Release();
+            Rocks.rocksdb_compactoptions_destroy(options);
         }
     }
 
     protected override void Dispose(bool disposing)
     {
+        // No call is in flight now (the base class waited for them) and none can start.
         _walSync?.Dispose();
-
-        // IsDisposed is already set: no new operation starts. Wait for those in flight, then close.
-        Thread.MemoryBarrier();
-        var wait = new SpinWait();
-        while (Volatile.Read(ref _active) != 0)
-        {
-            wait.SpinOnce();
-        }
-
         RocksDbCursor[] open;
         lock (_cursors)
         {
@@ -203,6 +188,7 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
             cursor.Close();
         }
 
+        FlushMemtables();
         _walSync?.SyncIfDirty();
 
         RocksDbOpener.ForgetOwner(_directory);
@@ -213,29 +199,19 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
         _gate.Dispose();
     }
 
-    /// <summary>Marks an operation in flight, so Dispose waits for it; throws once the store is disposed.</summary>
+    /// <summary>Marks a call made outside the store's methods (a cursor step, backup, verify) in flight, so Dispose waits for it; throws once the store is disposed.</summary>
     internal void Acquire()
     {
-        if (!TryAcquire())
+        if (!TryEnterCall())
         {
             ThrowIfDisposed();
         }
     }
 
     /// <summary>Like <see cref="Acquire"/>, but returns false instead of throwing.</summary>
-    internal bool TryAcquire()
-    {
-        Interlocked.Increment(ref _active);
-        if (IsDisposed)
-        {
-            Interlocked.Decrement(ref _active);
-            return false;
-        }
+    internal bool TryAcquire() => TryEnterCall();
 
-        return true;
-    }
-
-    internal void Release() => Interlocked.Decrement(ref _active);
+    internal void Release() => ExitCall();
 
     internal void Register(RocksDbCursor cursor)
     {
@@ -260,23 +236,7 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
         RocksDbErrors.ThrowIf(error, _directory, operation);
     }
 
-    private void EnterWrite(bool exclusive)
-    {
-        Acquire();
-        try
-        {
-            _gate.Enter(exclusive);
-        }
-        catch
-        {
-            Release();
-            throw;
-        }
-    }
+    private void EnterWrite(bool exclusive) => _gate.Enter(exclusive);
 
-    private void ExitWrite(bool exclusive)
-    {
-        _gate.Exit(exclusive);
-        Release();
-    }
+    private void ExitWrite(bool exclusive) => _gate.Exit(exclusive);
 }

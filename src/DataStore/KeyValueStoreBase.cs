@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
 using DataStore.Diagnostics;
+using DataStore.Sync;
 
 namespace DataStore;
 
@@ -8,9 +9,14 @@ namespace DataStore;
 /// What every backend shares: argument checks, the disposed check and the batch-failure exception, so each
 /// backend implements only the <c>*Core</c> operations and receives valid arguments.
 /// </summary>
+/// <remarks>
+/// Every call runs inside a <see cref="StoreCallGate"/>: <see cref="Dispose()"/> closes it (once, atomically), waits
+/// for the calls in flight and only then lets the backend release its resources, so a call racing <c>Dispose</c>
+/// either completes or throws <see cref="ObjectDisposedException"/>.
+/// </remarks>
 internal abstract class KeyValueStoreBase : IKeyValueStore
 {
-    private volatile bool _disposed;
+    private readonly StoreCallGate _calls = new();
 
     /// <inheritdoc />
     public abstract string Path { get; }
@@ -25,14 +31,17 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     public abstract Durability Durability { get; }
 
     /// <summary>True once <see cref="Dispose()"/> has begun.</summary>
-    protected bool IsDisposed => _disposed;
+    protected bool IsDisposed => _calls.IsClosed;
 
     /// <inheritdoc />
     public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
         KeyGuard.ThrowIfInvalidKey(key);
-        ThrowIfDisposed();
-        PutCore(key, value);
+        using (Enter())
+        {
+            PutCore(key, value);
+        }
+
         StoreMetrics.Count(StoreMetrics.Writes, Backend);
     }
 
@@ -41,7 +50,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     {
         KeyGuard.ThrowIfInvalidKey(key);
         KeyGuard.ThrowIfNull(destination);
-        ThrowIfDisposed();
+        using var call = Enter();
         StoreMetrics.Count(StoreMetrics.Reads, Backend);
         return GetCore(key, destination);
     }
@@ -50,7 +59,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     public int Get(ReadOnlySpan<byte> key, Span<byte> destination)
     {
         KeyGuard.ThrowIfInvalidKey(key);
-        ThrowIfDisposed();
+        using var call = Enter();
         StoreMetrics.Count(StoreMetrics.Reads, Backend);
         return GetCore(key, destination);
     }
@@ -59,7 +68,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     public bool HaveKey(ReadOnlySpan<byte> key)
     {
         KeyGuard.ThrowIfInvalidKey(key);
-        ThrowIfDisposed();
+        using var call = Enter();
         StoreMetrics.Count(StoreMetrics.Reads, Backend);
         return HaveKeyCore(key);
     }
@@ -68,8 +77,11 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     public void Delete(ReadOnlySpan<byte> key)
     {
         KeyGuard.ThrowIfInvalidKey(key);
-        ThrowIfDisposed();
-        DeleteCore(key);
+        using (Enter())
+        {
+            DeleteCore(key);
+        }
+
         StoreMetrics.Count(StoreMetrics.Writes, Backend);
     }
 
@@ -77,7 +89,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     public long DeletePrefix(ReadOnlySpan<byte> prefix)
     {
         KeyGuard.ThrowIfInvalidPrefix(prefix);
-        ThrowIfDisposed();
+        using var call = Enter();
         var removed = KeyOrder.TryGetPrefixEnd(prefix, out var end) ? DeleteRangeCore(prefix, end) : DeleteRangeCore(prefix, default);
         StoreMetrics.Count(StoreMetrics.Writes, Backend);
         return removed;
@@ -87,7 +99,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     public long DeleteRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
     {
         KeyGuard.ThrowIfInvalidRange(start, end);
-        ThrowIfDisposed();
+        using var call = Enter();
         var removed = DeleteRangeCore(start, end);
         StoreMetrics.Count(StoreMetrics.Writes, Backend);
         return removed;
@@ -96,7 +108,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     /// <inheritdoc />
     public IKeyValueCursor ScanPrefix(ReadOnlySpan<byte> prefix, bool keysOnly = false)
     {
-        ThrowIfDisposed();
+        using var call = Enter();
         StoreMetrics.Count(StoreMetrics.Scans, Backend);
         return KeyOrder.TryGetPrefixEnd(prefix, out var end) ? ScanCore(prefix, end, keysOnly) : ScanCore(prefix, default, keysOnly);
     }
@@ -105,7 +117,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     public IKeyValueCursor ScanRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly = false)
     {
         KeyGuard.ThrowIfInvalidRange(start, end);
-        ThrowIfDisposed();
+        using var call = Enter();
         StoreMetrics.Count(StoreMetrics.Scans, Backend);
         return ScanCore(start, end, keysOnly);
     }
@@ -123,7 +135,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     public bool TryWrite(WriteBatch batch, [NotNullWhen(false)] out PreconditionFailure? failure)
     {
         KeyGuard.ThrowIfNull(batch);
-        ThrowIfDisposed();
+        using var call = Enter();
         failure = null;
         if (batch.OperationCount == 0 && batch.PreconditionCount == 0)
         {
@@ -145,34 +157,41 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     /// <inheritdoc />
     public void Compact()
     {
-        ThrowIfDisposed();
+        using var call = Enter();
         CompactCore();
     }
 
     /// <summary>Releases every file, lock and native handle of the store.</summary>
+    /// <remarks>Safe from several threads at once: the first call waits for the calls in flight and releases; the others return.</remarks>
     public void Dispose()
     {
-        if (_disposed)
+        if (!_calls.Close())
         {
             return;
         }
 
-        _disposed = true;
         Dispose(true);
         GC.SuppressFinalize(this);
     }
 
-    /// <summary>Releases the backend's resources; called once.</summary>
+    /// <summary>Releases the backend's resources; called once, after every call in flight has returned.</summary>
     protected abstract void Dispose(bool disposing);
 
     /// <summary>Throws <see cref="ObjectDisposedException"/> once the store is disposed.</summary>
     protected internal void ThrowIfDisposed()
     {
-        if (_disposed)
+        if (_calls.IsClosed)
         {
             ThrowDisposed();
         }
     }
+
+    /// <summary>Counts a call that runs outside the store's methods (a cursor step, maintenance) as in flight, so Dispose waits for it; false once disposed.</summary>
+    /// <remarks>Pair each true with <see cref="ExitCall"/>.</remarks>
+    protected internal bool TryEnterCall() => _calls.TryEnter();
+
+    /// <summary>Ends a call counted by <see cref="TryEnterCall"/>.</summary>
+    protected internal void ExitCall() => _calls.Exit();
 
     /// <summary>Inserts or overwrites a valid key.</summary>
     protected abstract void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value);
@@ -217,7 +236,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     /// </remarks>
     internal IKeyValueCursor ReadWholeStore(bool keysOnly)
     {
-        ThrowIfDisposed();
+        using var call = Enter();
         StoreMetrics.Count(StoreMetrics.Scans, Backend);
         return ReadWholeStoreCore(keysOnly);
     }
@@ -230,6 +249,17 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
 
     /// <summary>Runs the engine's own integrity check and returns what it found wrong, one sentence each (empty when nothing).</summary>
     internal virtual IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) => [];
+
+    // One interlocked increment per call; the throw stays out of line.
+    private StoreCallGate.Call Enter()
+    {
+        if (!_calls.TryEnter())
+        {
+            ThrowDisposed();
+        }
+
+        return new StoreCallGate.Call(_calls);
+    }
 
     [DoesNotReturn]
     private void ThrowDisposed() =>

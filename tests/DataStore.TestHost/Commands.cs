@@ -45,6 +45,8 @@ internal static class Commands
             "hold-lmdb-write-lock" => LmdbWriteLock.Hold(store.Path, int.Parse(rest[0])),
             "hold-scan" => HoldScan(store, int.Parse(rest[0])),
             "fill" => Fill(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
+            "fill-and-hang" => CrashCommands.FillAndHang(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
+            "read-all" => CrashCommands.ReadAll(store),
             "fill-bench" => TransferCommands.FillBench(store, int.Parse(rest[0])),
             "export-dump" => TransferCommands.Export(store, rest[0]),
             "check-integrity" => IntegrityCheck.Run(store),
@@ -171,7 +173,7 @@ internal static class Commands
     }
 
     /// <summary>Puts <c>{tag}/{i}</c> = <paramref name="size"/> bytes (i repeated) for i = 1..count, 16 to a batch, printing <c>ACK i</c> after each batch.</summary>
-    private static int Fill(IKeyValueStore store, string tag, int count, int size)
+    internal static int Fill(IKeyValueStore store, string tag, int count, int size)
     {
         var batch = new WriteBatch();
         for (var i = 1; i <= count; i++)

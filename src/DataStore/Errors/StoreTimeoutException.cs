@@ -12,6 +12,13 @@ public sealed class StoreTimeoutException : DataStoreException
         Waited = waited;
     }
 
+    /// <summary>Creates the exception for a wait of <paramref name="waited"/> whose <paramref name="detail"/> says what held the store and what to do.</summary>
+    public StoreTimeoutException(string storePath, StoreBackend backend, TimeSpan waited, string detail, Exception? innerException = null)
+        : base(StoreFailure.Timeout, storePath, backend, detail, innerException)
+    {
+        Waited = waited;
+    }
+
     /// <summary>How long the operation waited.</summary>
     public TimeSpan Waited { get; }
 }

@@ -1,11 +1,15 @@
 namespace DataStore.LiteDb;
 
 /// <summary>A cursor over a <see cref="LiteDbScan"/>: pairs arrive in batches from the scan's thread.</summary>
-internal sealed class LiteDbCursor(LiteDbScan scan, Func<Exception, Exception> translate, Action<LiteDbCursor> closed) : IKeyValueCursor
+/// <remarks>
+/// Each step is a call in flight on the store, so the store's Dispose waits for it before closing the scan; the
+/// batch holds copies, so the spans stay readable even after the store closed the cursor.
+/// </remarks>
+internal sealed class LiteDbCursor(KeyValueStoreBase store, LiteDbScan scan, Func<Exception, Exception> translate, Action<LiteDbCursor> closed) : IKeyValueCursor
 {
     private readonly LiteDbPairBatch _batch = new();
     private bool _last;
-    private bool _disposed;
+    private int _disposed;
 
     public ReadOnlySpan<byte> Key => _batch.Key;
 
@@ -13,7 +17,31 @@ internal sealed class LiteDbCursor(LiteDbScan scan, Func<Exception, Exception> t
 
     public bool MoveNext()
     {
-        ObjectDisposedException.ThrowIf(_disposed, this);
+        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0 || !store.TryEnterCall(), this);
+        try
+        {
+            return Step();
+        }
+        finally
+        {
+            store.ExitCall();
+        }
+    }
+
+    /// <summary>Closes the scan; safe from any thread (the store closes the cursors still open when it is disposed).</summary>
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        scan.Close();
+        closed(this);
+    }
+
+    private bool Step()
+    {
         while (!_batch.MoveNext())
         {
             if (_last)
@@ -32,18 +60,5 @@ internal sealed class LiteDbCursor(LiteDbScan scan, Func<Exception, Exception> t
         }
 
         return true;
-    }
-
-    public void Dispose()
-    {
-        if (_disposed)
-        {
-            return;
-        }
-
-        _disposed = true;
-        _batch.Load([]);
-        scan.Close();
-        closed(this);
     }
 }

@@ -5,9 +5,9 @@ internal sealed class LiteDbCursors
 {
     private readonly HashSet<IKeyValueCursor> _open = [];
 
-    public LiteDbCursor Add(LiteDbScan scan, Func<Exception, Exception> translate)
+    public LiteDbCursor Add(KeyValueStoreBase store, LiteDbScan scan, Func<Exception, Exception> translate)
     {
-        var cursor = new LiteDbCursor(scan, translate, Forget);
+        var cursor = new LiteDbCursor(store, scan, translate, Forget);
         Track(cursor);
         return cursor;
     }

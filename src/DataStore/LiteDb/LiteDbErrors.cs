@@ -13,17 +13,19 @@ internal sealed class LiteDbErrors(string directory)
         DataStoreException known => known,
         LiteException { ErrorCode: LiteException.LOCK_TIMEOUT } => new StoreTimeoutException(directory, StoreBackend.LiteDb, TimeSpan.FromMinutes(1), e),
         LiteException { ErrorCode: LiteException.INVALID_DATABASE or LiteException.INVALID_DATAFILE_STATE or LiteException.INVALID_FREE_SPACE_PAGE } =>
-            new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.LiteDb, $"{operation} failed: the LiteDB file is damaged ({e.Message}).", e),
+            new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.LiteDb, $"{operation} failed: the LiteDB file {DataFile} is damaged ({e.Message}).", e),
         LiteException => new DataStoreException(StoreFailure.Engine, directory, StoreBackend.LiteDb, $"{operation} failed: LiteDB error {((LiteException)e).ErrorCode}: {e.Message}", e),
         UnauthorizedAccessException => new DataStoreException(StoreFailure.AccessDenied, directory, StoreBackend.LiteDb,
             $"{operation} failed: access denied ({e.Message}). Check the directory's permissions or open the store as its owner.", e),
         IOException when (e.HResult & 0xFFFF) == DiskFullHResult || e.HResult == WindowsDiskFull || e.InnerException is IOException { HResult: WindowsDiskFull } =>
             new DataStoreException(StoreFailure.DiskFull, directory, StoreBackend.LiteDb, $"{operation} failed: the disk is full ({e.Message}). Free space and retry.", e),
         IOException => new DataStoreException(StoreFailure.Io, directory, StoreBackend.LiteDb, $"{operation} failed: file system error: {e.Message}", e),
-        InvalidDataException => new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.LiteDb, $"{operation} failed: {e.Message}", e),
+        InvalidDataException => new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.LiteDb, $"{operation} failed: {DataFile} is damaged: {e.Message}", e),
         MissingMemberException => new DataStoreException(StoreFailure.Unavailable, directory, StoreBackend.LiteDb, $"{operation} failed: {e.Message}", e),
         _ => new DataStoreException(StoreFailure.Engine, directory, StoreBackend.LiteDb, $"{operation} failed: {e.Message}", e),
     };
+
+    private string DataFile => Path.Combine(directory, LiteDbStore.DataFile);
 
     /// <summary>True for exceptions <see cref="Translate"/> should turn into a DataStore exception (not argument or disposal errors).</summary>
     public static bool IsStoreFailure(Exception e) =>

@@ -18,7 +18,7 @@ internal sealed class LiteDbProcessLock : IDisposable
     private LiteDbProcessLock(FileStream held) => _lock = held;
 
     /// <summary>Takes the lock, waiting up to <paramref name="timeout"/> for another process to close the store.</summary>
-    /// <exception cref="DataStoreException">Another process kept the store open for longer (cause <see cref="StoreFailure.Timeout"/>).</exception>
+    /// <exception cref="StoreTimeoutException">Another process kept the store open for longer.</exception>
     public static LiteDbProcessLock Acquire(string directory, TimeSpan timeout)
     {
         var path = Path.Combine(directory, LockFile);
@@ -35,7 +35,7 @@ internal sealed class LiteDbProcessLock : IDisposable
             {
                 if (DateTime.UtcNow >= deadline)
                 {
-                    throw new DataStoreException(StoreFailure.Timeout, directory, StoreBackend.LiteDb,
+                    throw new StoreTimeoutException(directory, StoreBackend.LiteDb, timeout,
                         $"the store is held by {Owner(directory)}, which kept it open for longer than the configured timeout ({timeout.TotalSeconds:0.###} s). " +
                         "The LiteDb backend opens a store in one process at a time " +
                         "(LiteDB's shared mode is not used, see ADR 0009): close the other process, or use a backend shared across processes (Sqlite).", e);

@@ -1,5 +1,3 @@
-using LiteDB;
-
 namespace DataStore.LiteDb;
 
 /// <summary>
@@ -10,11 +8,7 @@ namespace DataStore.LiteDb;
 /// </summary>
 internal sealed class LiteDbScan
 {
-    private const int BatchPairs = 256;
-    private const long BatchBytes = 4 << 20;
-
     private readonly object _gate = new();
-    private LiteDbTable _table = null!;
     private readonly byte[] _start;
     private readonly byte[] _end;
     private readonly bool _keysOnly;
@@ -25,11 +19,7 @@ internal sealed class LiteDbScan
     private bool _closing;
     private Exception? _error;
     private List<KeyValuePair<byte[], byte[]>>? _firstBatch;
-
-    // Reader state, owned by the scan thread.
-    private IBsonDataReader? _reader;
-    private BsonDocument? _pending;
-    private readonly Queue<KeyValuePair<byte[], byte[]>> _ready = new();
+    private LiteDbScanReader? _reader; // owned by the scan thread
 
     /// <summary>Starts the scan's thread and waits for its snapshot and first batch; <paramref name="table"/> is asked for under the write lock (Compact replaces it).</summary>
     public LiteDbScan(Func<LiteDbTable> table, ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly, Action<Action> underWriteLock)
@@ -113,16 +103,16 @@ internal sealed class LiteDbScan
         {
             underWriteLock(() =>
             {
-                _table = table();
-                engine = _table.Engine;
+                var current = table();
+                engine = current.Engine;
                 began = engine.BeginTrans();
-                _table.Touch();
-                _reader = _table.Range(LiteDbKeys.LowId(_start), _end.Length == 0 ? null : LiteDbKeys.HighId(_end));
+                current.Touch();
+                _reader = new LiteDbScanReader(current, _start, _end, _keysOnly);
             });
 
             while (true)
             {
-                var batch = Fill(out var last);
+                var batch = _reader!.Fill(out var last);
                 lock (_gate)
                 {
                     _batch = batch;
@@ -154,15 +144,35 @@ internal sealed class LiteDbScan
                 }
             }
         }
+        catch (Exception e) when (e is NullReferenceException or InvalidCastException or IndexOutOfRangeException or ArgumentOutOfRangeException)
+        {
+            // The scan reads its own snapshot, so a document it cannot take apart came malformed from the file.
+            Fail(new InvalidDataException($"a document read from the file is malformed ({e.GetType().Name}: {e.Message}).", e));
+        }
         catch (Exception e)
         {
-            lock (_gate)
-            {
-                _error = e;
-                Monitor.PulseAll(_gate);
-            }
+            Fail(e);
         }
         finally
+        {
+            End(engine, began);
+        }
+    }
+
+    // Hands a failure to the cursor's thread: no exception may escape this thread (it would end the process).
+    private void Fail(Exception e)
+    {
+        lock (_gate)
+        {
+            _error ??= e;
+            Monitor.PulseAll(_gate);
+        }
+    }
+
+    // Ends the reader and the read transaction. An engine that met damage closes itself, and then these throw too.
+    private void End(LiteDB.Engine.LiteEngine? engine, bool began)
+    {
+        try
         {
             _reader?.Dispose();
             if (began)
@@ -170,122 +180,9 @@ internal sealed class LiteDbScan
                 engine!.Rollback();
             }
         }
-    }
-
-    private List<KeyValuePair<byte[], byte[]>> Fill(out bool last)
-    {
-        var batch = new List<KeyValuePair<byte[], byte[]>>();
-        long bytes = 0;
-        last = false;
-        while (batch.Count < BatchPairs && bytes < BatchBytes)
+        catch (Exception e)
         {
-            if (_ready.Count == 0 && !Advance())
-            {
-                last = true;
-                break;
-            }
-
-            var pair = _ready.Dequeue();
-            if (_end.Length > 0 && pair.Key.AsSpan().SequenceCompareTo(_end) >= 0)
-            {
-                last = true;
-                break;
-            }
-
-            batch.Add(pair);
-            bytes += pair.Key.Length + pair.Value.Length;
+            Fail(e);
         }
-
-        return batch;
-    }
-
-    // Reads the next document, or the next whole run of long keys sorted by key, into _ready; false at the end.
-    private bool Advance()
-    {
-        while (true)
-        {
-            var doc = NextDocument();
-            if (doc is null)
-            {
-                return false;
-            }
-
-            var id = doc["_id"].AsBinary;
-            if (!LiteDbKeys.IsLongId(id))
-            {
-                if (Enqueue(doc))
-                {
-                    return true;
-                }
-
-                continue;
-            }
-
-            var run = new List<BsonDocument> { doc };
-            while (NextDocument() is { } next)
-            {
-                if (!LiteDbKeys.SameRun(id, next["_id"].AsBinary))
-                {
-                    _pending = next;
-                    break;
-                }
-
-                run.Add(next);
-            }
-
-            run.Sort((a, b) => a["k"].AsBinary.AsSpan().SequenceCompareTo(b["k"].AsBinary));
-            var any = false;
-            foreach (var member in run)
-            {
-                any |= Enqueue(member);
-            }
-
-            if (any)
-            {
-                return true;
-            }
-        }
-    }
-
-    private BsonDocument? NextDocument()
-    {
-        if (_pending is { } pending)
-        {
-            _pending = null;
-            return pending;
-        }
-
-        return _reader!.Read() ? _reader.Current.AsDocument : null;
-    }
-
-    // Queues a document's pair when its key is at or after the start; the end is checked as pairs leave.
-    private bool Enqueue(BsonDocument doc)
-    {
-        var key = LiteDbTable.KeyOf(doc);
-        if (key.AsSpan().SequenceCompareTo(_start) < 0)
-        {
-            return false;
-        }
-
-        byte[] value;
-        if (_keysOnly)
-        {
-            value = [];
-        }
-        else if (!LiteDbTable.IsChunked(doc))
-        {
-            value = LiteDbTable.InlineValue(doc);
-        }
-        else
-        {
-            value = new byte[LiteDbTable.ValueLength(doc)];
-            if (!_table.TryCopyValue(doc, value))
-            {
-                throw new InvalidDataException($"the chunks of a {value.Length}-byte value are missing from the store's snapshot.");
-            }
-        }
-
-        _ready.Enqueue(new KeyValuePair<byte[], byte[]>(key, value));
-        return true;
     }
 }

@@ -10,7 +10,7 @@ internal sealed partial class LiteDbStore
         {
             if (!_cursors.WaitUntilNone(_timeout))
             {
-                throw new DataStoreException(StoreFailure.Timeout, _directory, StoreBackend.LiteDb,
+                throw new StoreTimeoutException(_directory, StoreBackend.LiteDb, _timeout,
                     $"Compact waited {_timeout.TotalSeconds:0.###} s for open scans to be disposed; dispose scans before compacting, or retry.");
             }
 

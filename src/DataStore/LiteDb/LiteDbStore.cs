@@ -104,7 +104,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
             throw _errors.Translate(e, "Scanning");
         }
 
-        return _cursors.Add(scan, e => LiteDbErrors.IsStoreFailure(e) ? _errors.Translate(e, "Scanning") : e);
+        return _cursors.Add(this, scan, e => LiteDbErrors.IsStoreFailure(e) ? _errors.Translate(e, "Scanning") : e);
     }
 
     protected override int WriteCore(WriteBatch batch)

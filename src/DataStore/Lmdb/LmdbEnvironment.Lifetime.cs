@@ -26,7 +26,7 @@ internal sealed partial class LmdbEnvironment
             // Every process holds the open lock shared; Compact takes it exclusive to replace the data file.
             if (!openFile.TryTake(exclusive: false, errors.Timeout))
             {
-                throw new DataStoreException(StoreFailure.Timeout, directory, StoreBackend.Lmdb,
+                throw new StoreTimeoutException(directory, StoreBackend.Lmdb, errors.Timeout,
                     $"another process kept the store locked for Compact longer than the timeout ({errors.Timeout.TotalSeconds:0.###} s).");
             }
 
@@ -163,7 +163,7 @@ internal sealed partial class LmdbEnvironment
                 WaitForNoCursors(errors, clock);
                 if (!_openFile.TryTake(exclusive: true, Left(errors, clock)))
                 {
-                    throw new DataStoreException(StoreFailure.Timeout, Directory, StoreBackend.Lmdb,
+                    throw new StoreTimeoutException(Directory, StoreBackend.Lmdb, errors.Timeout,
                         "Compact replaces the data file, so it needs the store to itself, but another process kept it open longer than the timeout. Run Compact when the other programs have closed the store.");
                 }
 
@@ -230,7 +230,7 @@ internal sealed partial class LmdbEnvironment
         {
             if (clock.Elapsed >= errors.Timeout)
             {
-                throw new DataStoreException(StoreFailure.Timeout, Directory, StoreBackend.Lmdb,
+                throw new StoreTimeoutException(Directory, StoreBackend.Lmdb, errors.Timeout,
                     "Compact waited for this process's open scans to be disposed longer than the timeout; dispose every cursor before calling Compact.");
             }
 

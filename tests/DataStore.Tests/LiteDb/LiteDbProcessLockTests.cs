@@ -23,7 +23,7 @@ public sealed class LiteDbProcessLockTests : IDisposable
         using var holder = ChildProcess.Start(["put-loop", StorePath, "LiteDb", "-", "child", "100000000"]);
         holder.WaitForLine(l => l.StartsWith("ACK ", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
 
-        var error = Assert.Throws<DataStoreException>(() => Open(TimeSpan.FromMilliseconds(300)));
+        var error = Assert.Throws<StoreTimeoutException>(() => Open(TimeSpan.FromMilliseconds(300)));
         Assert.Equal(StoreFailure.Timeout, error.Cause);
         Assert.Equal(StoreBackend.LiteDb, error.Backend);
         Assert.Contains(StorePath, error.Message);
@@ -39,7 +39,7 @@ public sealed class LiteDbProcessLockTests : IDisposable
     public async Task A_second_open_in_the_same_process_waits_for_the_first_to_close()
     {
         var first = Open(TimeSpan.FromSeconds(10));
-        Assert.Throws<DataStoreException>(() => Open(TimeSpan.FromMilliseconds(100)));
+        Assert.Throws<StoreTimeoutException>(() => Open(TimeSpan.FromMilliseconds(100)));
 
         var second = Task.Run(() => Open(TimeSpan.FromSeconds(10)), TestContext.Current.CancellationToken);
         await Task.Delay(200, TestContext.Current.CancellationToken);

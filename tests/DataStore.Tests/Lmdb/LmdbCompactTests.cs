@@ -20,7 +20,7 @@ public sealed class LmdbCompactTests : IDisposable
         using (var holder = ChildProcess.Start(["hold-open", StorePath, "Lmdb", "-", "4000"]))
         {
             holder.WaitForLine(l => l.StartsWith("HOLDING ", StringComparison.Ordinal), TimeSpan.FromSeconds(30));
-            var error = Assert.Throws<DataStoreException>(store.Compact);
+            var error = Assert.Throws<StoreTimeoutException>(store.Compact);
             Assert.Equal(StoreFailure.Timeout, error.Cause);
             Assert.Contains("another process", error.Message);
             StoreAssert.Holds(store, "b"u8.ToArray(), "2"u8.ToArray());

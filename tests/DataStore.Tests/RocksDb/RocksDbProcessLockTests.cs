@@ -15,7 +15,7 @@ public sealed class RocksDbProcessLockTests : IDisposable
     {
         using var holder = HoldOpen(milliseconds: 30_000);
 
-        var error = Assert.Throws<DataStoreException>(() => Open(TimeSpan.FromMilliseconds(300)));
+        var error = Assert.Throws<StoreTimeoutException>(() => Open(TimeSpan.FromMilliseconds(300)));
 
         Assert.Equal(StoreFailure.Timeout, error.Cause);
         Assert.Equal(StoreBackend.RocksDb, error.Backend);
