@@ -274,7 +274,7 @@ internal sealed class LiteDbScan
         }
         else if (!LiteDbTable.IsChunked(doc))
         {
-            value = LiteDbTable.InlineValue(doc);
+            value = _table.CheckedInlineValue(doc, key);
         }
         else
         {
@@ -283,6 +283,8 @@ internal sealed class LiteDbScan
             {
                 throw new InvalidDataException($"the chunks of a {value.Length}-byte value are missing from the store's snapshot.");
             }
+
+            _table.ThrowIfDamaged(doc, key, value);
         }
 
         _ready.Enqueue(new KeyValuePair<byte[], byte[]>(key, value));
