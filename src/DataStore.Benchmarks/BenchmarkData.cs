@@ -27,8 +27,18 @@ public static class BenchmarkData
     }
 
     /// <summary>Opens a fresh store of <paramref name="backend"/> in <paramref name="directory"/> and loads <paramref name="count"/> keys (ids 0, 2, 4, ...) in random order, 1,000 per batch.</summary>
+    /// <remarks>
+    /// With <c>DATASTORE_BENCH_FORMAT=1</c> the store is created in format version 1, without per-pair checksums, to measure
+    /// what the checksums cost (ADR 0014).
+    /// </remarks>
     public static IKeyValueStore OpenPreloaded(StoreBackend backend, string directory, int count, byte[] pool)
     {
+        if (Environment.GetEnvironmentVariable("DATASTORE_BENCH_FORMAT") == "1")
+        {
+            Directory.CreateDirectory(directory);
+            File.WriteAllText(Path.Combine(directory, "datastore.json"), $$"""{ "backend": "{{backend}}", "formatVersion": 1, "durability": "Relaxed" }""");
+        }
+
         var store = KeyValueStore.Open(new DataStoreOptions { Path = directory, Backend = backend });
         var random = new Random(1);
         var order = Enumerable.Range(0, count).ToArray();

@@ -11,7 +11,7 @@ internal sealed class RocksDbBackend : IBackendFactory
 
     public bool IsAvailable => Loaded.Value;
 
-    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger) =>
+    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums) =>
         RocksDbStore.Open(directory, durability, options, logger);
 
     private static bool LoadNative()

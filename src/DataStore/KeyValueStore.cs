@@ -42,7 +42,7 @@ public static class KeyValueStore
         }
 
         var factory = BackendCatalog.Find(manifest.Backend) ?? throw Unavailable(directory, manifest.Backend, BackendCatalog.WhyUnavailable(manifest.Backend));
-        var store = factory.Open(directory, durability, options, logger);
+        var store = factory.Open(directory, durability, options, logger, manifest.Checksums);
         try
         {
             StoreFiles.Guard(directory, manifest.Backend, () =>

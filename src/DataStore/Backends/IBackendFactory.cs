@@ -8,7 +8,10 @@ internal interface IBackendFactory
     /// <summary>True when this build can open the backend's stores (its engine and native libraries are present).</summary>
     bool IsAvailable { get; }
 
-    /// <summary>Opens the store in <paramref name="directory"/>, whose manifest names this backend.</summary>
+    /// <summary>
+    /// Opens the store in <paramref name="directory"/>, whose manifest names this backend; <paramref name="checksums"/> is the
+    /// manifest's setting: pairs are stored with a checksum and checked on reads (ADR 0014).
+    /// </summary>
     /// <exception cref="DataStoreException">The engine refused the store; the message names path, backend and cause.</exception>
-    IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger);
+    IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums);
 }

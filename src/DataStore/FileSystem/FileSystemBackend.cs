@@ -10,6 +10,6 @@ internal sealed class FileSystemBackend : IBackendFactory
 
     public bool IsAvailable => true;
 
-    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger) =>
+    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums) =>
         FileSystemStore.Open(directory, durability, options, logger);
 }

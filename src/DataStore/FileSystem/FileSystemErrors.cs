@@ -7,10 +7,15 @@ internal static class FileSystemErrors
     private const int WindowsDiskFull = unchecked((int)0x80070070);
 
     /// <summary>True for the exceptions <see cref="Wrap"/> translates.</summary>
-    public static bool IsFileSystemError(Exception e) => e is IOException or UnauthorizedAccessException;
+    public static bool IsFileSystemError(Exception e) => e is IOException or UnauthorizedAccessException or InvalidDataException;
 
     public static DataStoreException Wrap(string directory, string operation, Exception e)
     {
+        if (e is InvalidDataException)
+        {
+            return new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.FileSystem, $"{operation}: {e.Message}.", e);
+        }
+
         if (e is UnauthorizedAccessException)
         {
             return new DataStoreException(StoreFailure.AccessDenied, directory, StoreBackend.FileSystem,

@@ -7,7 +7,7 @@ internal sealed partial class FileSystemStore
 {
     protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {
-        if (Find(key, KeyLookup.Mode.Value, out var value) != ReadStatus.Found)
+        if (FindValue(key, out var value) != ReadStatus.Found)
         {
             return false;
         }
@@ -18,7 +18,7 @@ internal sealed partial class FileSystemStore
 
     protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
     {
-        if (Find(key, KeyLookup.Mode.Value, out var value) != ReadStatus.Found)
+        if (FindValue(key, out var value) != ReadStatus.Found)
         {
             return -1;
         }
@@ -43,6 +43,18 @@ internal sealed partial class FileSystemStore
             TreeWalker.Walk(_layout.Root, from, to, keysOnly, snapshot.Add);
             return new FileSystemCursor(snapshot);
         });
+    }
+
+    /// <summary>Reads <paramref name="key"/>'s value; a damaged key file is an error naming the key, never an absent key (ADR 0014).</summary>
+    private ReadStatus FindValue(ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
+    {
+        var status = Find(key, KeyLookup.Mode.Value, out value);
+        if (status == ReadStatus.Damaged)
+        {
+            Integrity.PairDamage.Throw(_directory, StoreBackend.FileSystem, key, "its key file is short, has a wrong header or fails its checksum");
+        }
+
+        return status;
     }
 
     /// <summary>Reads <paramref name="key"/> without a lock, retrying when a multi-step change overlapped the read; finally under the shared lock.</summary>

@@ -118,14 +118,29 @@ internal static class TreeWalker
     }
 
     /// <summary>Reads the key file <paramref name="name"/> of <paramref name="node"/> into new arrays (the value stays empty when <paramref name="keysOnly"/>).</summary>
+    /// <exception cref="InvalidDataException">The file is damaged and its value was asked for (a keys-only read skips it, as range deletes need).</exception>
     internal static ReadStatus Read(LayoutNode node, string name, bool keysOnly, out (byte[] Key, byte[] Value) pair)
     {
         var nameBytes = Encoding.ASCII.GetBytes(name);
         var path = new byte[node.PathBytes.Length + nameBytes.Length + 2];
         node.FilePath(nameBytes, path);
         var status = KeyFile.Read(path, !keysOnly, out var key, out var value);
+        if (status == ReadStatus.Damaged && !keysOnly)
+        {
+            throw Damaged(node, name);
+        }
+
         pair = status == ReadStatus.Found ? (key.ToArray(), keysOnly ? [] : value.ToArray()) : ([], []);
         return status;
+    }
+
+    // A damaged key file ends a scan of values with an error (the store turns it into a Corrupt StoreFormatException), never a key missing from it (ADR 0014).
+    private static InvalidDataException Damaged(LayoutNode node, string name)
+    {
+        var rest = new List<byte>();
+        var which = KeyNames.Classify(name, rest) == NameKind.Plain ? $"key {Transfer.KeyText.Describe([.. node.Prefix, .. rest])}" : "a long key";
+        return new InvalidDataException(
+            $"the pair stored for {which} is damaged: its key file '{System.IO.Path.Combine(node.Path, name)}' is short, has a wrong header or fails its checksum");
     }
 
     public static bool InRange(ReadOnlySpan<byte> key, ReadOnlySpan<byte> start, ReadOnlySpan<byte> end) =>

@@ -10,6 +10,6 @@ internal sealed class LiteDbBackend : IBackendFactory
 
     public bool IsAvailable => true;
 
-    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger) =>
-        LiteDbStore.Open(directory, durability, options, logger);
+    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums) =>
+        LiteDbStore.Open(directory, durability, options, logger, checksums: checksums);
 }

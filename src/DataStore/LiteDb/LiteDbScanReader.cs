@@ -132,7 +132,7 @@ internal sealed class LiteDbScanReader : IDisposable
         }
         else if (!LiteDbTable.IsChunked(doc))
         {
-            value = LiteDbTable.InlineValue(doc);
+            value = _table.CheckedInlineValue(doc, key);
         }
         else
         {
@@ -141,6 +141,8 @@ internal sealed class LiteDbScanReader : IDisposable
             {
                 throw new InvalidDataException($"the chunks of a {value.Length}-byte value are missing from the store's snapshot.");
             }
+
+            _table.ThrowIfDamaged(doc, key, value);
         }
 
         _ready.Enqueue(new KeyValuePair<byte[], byte[]>(key, value));

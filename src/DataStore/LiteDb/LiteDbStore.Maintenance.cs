@@ -16,7 +16,9 @@ internal sealed partial class LiteDbStore
 
             Guarded("Compact", () =>
             {
-                _db = _db.Compact(_directory, _keys);
+                var compacted = _db.Compact(_directory, _keys);
+                compacted.Table.RequireChecksums = _db.Table.RequireChecksums;
+                _db = compacted;
                 return 0;
             });
         }

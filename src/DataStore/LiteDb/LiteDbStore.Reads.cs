@@ -20,7 +20,7 @@ internal sealed partial class LiteDbStore
 
             if (!LiteDbTable.IsChunked(doc))
             {
-                destination.Write(LiteDbTable.InlineValue(doc));
+                destination.Write(Checked(db, doc, key, LiteDbTable.InlineValue(doc)));
                 return true;
             }
 
@@ -28,6 +28,7 @@ internal sealed partial class LiteDbStore
             var span = destination.GetSpan(length)[..length];
             if (Copy(db, doc, span, attempt))
             {
+                Checked(db, doc, key, span);
                 destination.Advance(length);
                 return true;
             }
@@ -53,12 +54,13 @@ internal sealed partial class LiteDbStore
 
             if (!LiteDbTable.IsChunked(doc))
             {
-                LiteDbTable.InlineValue(doc).CopyTo(destination);
+                Checked(db, doc, key, LiteDbTable.InlineValue(doc)).CopyTo(destination);
                 return length;
             }
 
             if (Copy(db, doc, destination, attempt))
             {
+                Checked(db, doc, key, destination[..length]);
                 return length;
             }
         }
@@ -85,6 +87,17 @@ internal sealed partial class LiteDbStore
                 db = _db;
             }
         }
+    }
+
+    // A value read for key, checked against its document's checksum (ADR 0014).
+    private ReadOnlySpan<byte> Checked(LiteDbEngine db, LiteDB.BsonDocument doc, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        if (!db.Table.Matches(doc, key, value))
+        {
+            Integrity.PairDamage.Throw(_directory, StoreBackend.LiteDb, key, "its value does not match its checksum");
+        }
+
+        return value;
     }
 
     // Copies a chunked value; false when a concurrent overwrite removed its chunks (the caller reads the key again).

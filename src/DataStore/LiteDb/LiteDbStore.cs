@@ -52,7 +52,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
 
     public override Durability Durability => _durability;
 
-    public static LiteDbStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, LiteDbKeys? keys = null)
+    public static LiteDbStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, LiteDbKeys? keys = null, bool checksums = true)
     {
         var errors = new LiteDbErrors(directory);
         keys ??= LiteDbKeys.Default;
@@ -61,6 +61,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
         {
             processLock = LiteDbProcessLock.Acquire(directory, options.Timeout);
             var db = LiteDbEngine.Open(directory, keys);
+            db.Table.RequireChecksums = checksums;
             return new LiteDbStore(directory, durability, options, keys, logger, processLock, db);
         }
         catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))

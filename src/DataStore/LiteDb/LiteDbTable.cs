@@ -6,7 +6,7 @@ namespace DataStore.LiteDb;
 /// <summary>
 /// The store's two collections: <c>kv</c>, one document per key (<c>_id</c>, <c>k</c> the whole key when it is
 /// long, <c>v</c> the value when it fits inline, else <c>b</c> a blob id and <c>n</c> its length), and
-/// <c>chunks</c>, the larger values in pieces (<see cref="LiteDbChunks"/>).
+/// <c>chunks</c>, the larger values in pieces (<see cref="LiteDbChunks"/>), and <c>c</c> the pair's checksum (ADR 0014).
 /// </summary>
 /// <remarks>
 /// Reads run in whatever LiteDB transaction the calling thread has (a query opens its own otherwise). Writes must
@@ -34,6 +34,36 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
     public bool MayHoldChunks { get; set; } = true;
 
     public LiteEngine Engine => engine;
+
+    /// <summary>
+    /// True on a store with checksums: a document without <c>c</c> is damaged. Documents written by this version always
+    /// carry <c>c</c>, which is checked wherever it is present.
+    /// </summary>
+    public bool RequireChecksums { get; set; }
+
+    /// <summary>True when <paramref name="value"/>, read from <paramref name="doc"/> for <paramref name="key"/>, matches the document's checksum.</summary>
+    public bool Matches(BsonDocument doc, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => doc.TryGetValue("c", out var stored)
+        ? stored.IsInt32 && unchecked((uint)stored.AsInt32) == Integrity.PairChecksum.Compute(key, value)
+        : !RequireChecksums;
+
+    /// <summary>The inline value of <paramref name="doc"/> after checking it.</summary>
+    /// <exception cref="InvalidDataException">The pair does not match its checksum.</exception>
+    public byte[] CheckedInlineValue(BsonDocument doc, ReadOnlySpan<byte> key)
+    {
+        var value = InlineValue(doc);
+        ThrowIfDamaged(doc, key, value);
+        return value;
+    }
+
+    /// <summary>Throws unless the value read for <paramref name="key"/> matches the document's checksum.</summary>
+    /// <exception cref="InvalidDataException">The pair does not match its checksum (the caller's error translation names the store).</exception>
+    public void ThrowIfDamaged(BsonDocument doc, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        if (!Matches(doc, key, value))
+        {
+            throw new InvalidDataException($"the pair stored for key {Transfer.KeyText.Describe(key)} is damaged (its value does not match its checksum); its value is not returned.");
+        }
+    }
 
     /// <summary>Creates the collections if missing and learns whether any value is chunked.</summary>
     public void Initialize()
@@ -175,6 +205,7 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
             doc["n"] = new BsonValue(value.Length);
         }
 
+        doc["c"] = new BsonValue(unchecked((int)Integrity.PairChecksum.Compute(key, value)));
         engine.Upsert(Pairs, [doc], BsonAutoId.ObjectId);
     }
 
@@ -242,11 +273,17 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
 
         if (!IsChunked(doc))
         {
-            return InlineValue(doc).AsSpan().SequenceEqual(expected);
+            return CheckedInlineValue(doc, key).AsSpan().SequenceEqual(expected);
         }
 
         var value = new byte[expected.Length];
-        return _chunks.TryCopy(doc, value) && value.AsSpan().SequenceEqual(expected);
+        if (!_chunks.TryCopy(doc, value))
+        {
+            return false;
+        }
+
+        ThrowIfDamaged(doc, key, value);
+        return value.AsSpan().SequenceEqual(expected);
     }
 
     /// <summary>The documents whose long keys share <paramref name="key"/>'s run and hash.</summary>

@@ -17,7 +17,7 @@ internal sealed unsafe partial class LmdbCursor
             var inRange = full.SequenceCompareTo(_start) >= 0 && (_end.Length == 0 || full.SequenceCompareTo(_end) < 0);
             if (inRange)
             {
-                group.Add((full.ToArray(), _keysOnly ? [] : LmdbKeys.Value(stored, data->Span).ToArray()));
+                group.Add((full.ToArray(), _keysOnly ? [] : LmdbPairs.Checked(full, LmdbKeys.Value(stored, data->Span), _env.Checksums, _errors.Directory).ToArray()));
             }
             else if (full.SequenceCompareTo(_start) >= 0)
             {

@@ -186,7 +186,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
                     break;
                 }
 
-                if (!_batch.TryAdd(stored, _keysOnly ? default : data.Span))
+                if (!_batch.TryAdd(stored, _keysOnly ? default : LmdbPairs.Checked(stored, data.Span, _env.Checksums, _errors.Directory)))
                 {
                     _reposition = true;
                     break;

@@ -81,7 +81,7 @@ internal sealed partial class LmdbEnvironment
             long result;
             try
             {
-                var writer = new LmdbWriter(txn, Dbi);
+                var writer = new LmdbWriter(txn, Dbi, Checksums, Directory);
                 result = kind switch
                 {
                     LmdbWriteKind.Put => Put(writer, first, second),

@@ -52,6 +52,9 @@ internal sealed partial class LmdbEnvironment
 
     public uint Dbi { get; private set; }
 
+    /// <summary>True when values are stored with their pair's checksum (the manifest's setting, ADR 0014).</summary>
+    public bool Checksums { get; private set; }
+
     /// <summary>The native environment handle (for tests that write raw pairs).</summary>
     internal nint RawHandle => _env;
 
@@ -72,7 +75,7 @@ internal sealed partial class LmdbEnvironment
     }
 
     /// <summary>Opens the environment of <paramref name="directory"/>, or shares the one this process has open.</summary>
-    public static LmdbEnvironment Acquire(string directory, LmdbErrors errors, long initialMapSize)
+    public static LmdbEnvironment Acquire(string directory, LmdbErrors errors, long initialMapSize, bool checksums)
     {
         lock (RegistryGate)
         {
@@ -83,6 +86,7 @@ internal sealed partial class LmdbEnvironment
             }
 
             var environment = Open(directory, errors, initialMapSize);
+            environment.Checksums = checksums;
             Registry.Add(directory, environment);
             return environment;
         }

@@ -6,13 +6,30 @@ namespace DataStore.Lmdb;
 /// The changes a write transaction makes: puts, deletes, range deletes and batches with their preconditions, with
 /// long keys stored as <see cref="LmdbKeys"/> describes. Runs on the writer's thread inside one LMDB write transaction;
 /// an LMDB error (map full included) propagates as <see cref="LmdbException"/> so the caller can grow the map and retry.
+/// With <paramref name="checksums"/> each value is stored with its pair's checksum after it (<see cref="LmdbPairs"/>).
 /// </summary>
-internal readonly unsafe struct LmdbWriter(nint txn, uint dbi)
+internal readonly unsafe struct LmdbWriter(nint txn, uint dbi, bool checksums, string directory)
 {
     private const uint Reserve = 0x10000;
 
     public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
+        if (!LmdbKeys.IsLong(key) && checksums)
+        {
+            // Reserved space is filled in place: the value is copied once, as LMDB would copy it.
+            fixed (byte* k = key)
+            {
+                var keyVal = new LmdbNative.Val(k, key.Length);
+                var data = new LmdbNative.Val(null, value.Length + LmdbPairs.SuffixLength(checksums));
+                LmdbException.Check(LmdbNative.Put(txn, dbi, &keyVal, &data, Reserve));
+                var target = new Span<byte>(data.Data, (int)data.Size);
+                value.CopyTo(target);
+                LmdbPairs.WriteSuffix(target, key, value, checksums);
+            }
+
+            return;
+        }
+
         if (!LmdbKeys.IsLong(key))
         {
             fixed (byte* k = key, v = value)
@@ -30,9 +47,11 @@ internal readonly unsafe struct LmdbWriter(nint txn, uint dbi)
         fixed (byte* s = slot)
         {
             var keyVal = new LmdbNative.Val(s, slot.Length);
-            var data = new LmdbNative.Val(null, LmdbKeys.HeaderLength + key.Length + value.Length);
+            var data = new LmdbNative.Val(null, LmdbKeys.HeaderLength + key.Length + value.Length + LmdbPairs.SuffixLength(checksums));
             LmdbException.Check(LmdbNative.Put(txn, dbi, &keyVal, &data, Reserve));
-            LmdbKeys.WriteSlotValue(new Span<byte>(data.Data, (int)data.Size), key, value);
+            var target = new Span<byte>(data.Data, (int)data.Size);
+            LmdbKeys.WriteSlotValue(target, key, value);
+            LmdbPairs.WriteSuffix(target, key, value, checksums);
         }
     }
 
@@ -109,10 +128,11 @@ internal readonly unsafe struct LmdbWriter(nint txn, uint dbi)
         for (var i = 0; i < batch.PreconditionCount; i++)
         {
             var condition = batch.Precondition(i);
-            var found = Find(batch.First(condition), slot, out var value);
+            var key = batch.First(condition);
+            var found = Find(key, slot, out var value);
             var holds = condition.Kind == BatchEntryKind.RequireAbsent
                 ? !found
-                : found && value.Span.SequenceEqual(batch.Second(condition));
+                : found && LmdbPairs.Checked(key, value.Span, checksums, directory).SequenceEqual(batch.Second(condition));
             if (!holds)
             {
                 return i;

@@ -4,12 +4,16 @@ using System.Text.Json.Serialization;
 namespace DataStore.Manifest;
 
 /// <summary>The small file that makes a store directory self-describing: backend, format version and store-wide settings.</summary>
-internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Durability Durability)
+/// <remarks>
+/// <see cref="Checksums"/>: true when each pair is stored with its checksum and checked on reads (ADR 0014). It is absent,
+/// so false, in the manifests of stores written before format version 2: those read without the check.
+/// </remarks>
+internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Durability Durability, bool Checksums = false)
 {
     public const string FileName = "datastore.json";
 
-    /// <summary>The format version this build writes and the newest it can open.</summary>
-    public const int CurrentFormatVersion = 1;
+    /// <summary>The format version this build writes and the newest it can open (2: pairs carry checksums; 1 still opens).</summary>
+    public const int CurrentFormatVersion = 2;
 
     private static readonly JsonSerializerOptions Json = new()
     {
@@ -37,7 +41,7 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
                     $"there is no store here (no {FileName}) and DataStoreOptions.CreateIfMissing is false.");
             }
 
-            TryCreate(path, new StoreManifest(requested, CurrentFormatVersion, options.Durability ?? Durability.Relaxed));
+            TryCreate(path, new StoreManifest(requested, CurrentFormatVersion, options.Durability ?? Durability.Relaxed, Checksums: true));
         }
 
         var manifest = Read(path, directory, options.Backend);

@@ -10,6 +10,6 @@ internal sealed class SqliteBackend : IBackendFactory
 
     public bool IsAvailable => true;
 
-    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger) =>
-        SqliteStore.Open(directory, durability, options, logger);
+    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums) =>
+        SqliteStore.Open(directory, durability, options, logger, checksums);
 }

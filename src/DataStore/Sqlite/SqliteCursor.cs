@@ -60,6 +60,7 @@ internal sealed class SqliteCursor : IKeyValueCursor
         {
             _pendingRow = false;
             _onRow = true;
+            CheckPair();
             return true;
         }
 
@@ -67,9 +68,24 @@ internal sealed class SqliteCursor : IKeyValueCursor
         if (!_onRow)
         {
             raw.sqlite3_reset(_statement!);
+            return false;
         }
 
-        return _onRow;
+        CheckPair();
+        return true;
+    }
+
+    // A pair that fails its checksum ends the scan with an error naming its key (a keys-only scan reads no values to check).
+    private void CheckPair()
+    {
+        if (_keysOnly || !_session!.Checksums || SqliteSession.Matches(_statement!, 2, Key, Value))
+        {
+            return;
+        }
+
+        var key = Key.ToArray();
+        _onRow = false;
+        Integrity.PairDamage.Throw(_session.Errors.Directory, StoreBackend.Sqlite, key, "its value does not match its checksum");
     }
 
     public void Dispose()

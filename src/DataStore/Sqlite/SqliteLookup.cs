@@ -35,6 +35,19 @@ internal ref struct SqliteLookup
     /// <summary>The first column of the row found (the value, for <see cref="SqliteStatement.Get"/>).</summary>
     public readonly ReadOnlySpan<byte> Value => raw.sqlite3_column_blob(_statement!, 0);
 
+    /// <summary>The value found, after checking it against its stored checksum when the store has them (ADR 0014).</summary>
+    /// <exception cref="StoreFormatException">The pair does not match its checksum (Corrupt, naming the key).</exception>
+    public readonly ReadOnlySpan<byte> CheckedValue(ReadOnlySpan<byte> key)
+    {
+        var value = Value;
+        if (_session.Checksums && !SqliteSession.Matches(_statement!, 1, key, value))
+        {
+            Integrity.PairDamage.Throw(_session.Errors.Directory, StoreBackend.Sqlite, key, "its value does not match its checksum");
+        }
+
+        return value;
+    }
+
     public readonly void Dispose()
     {
         if (_statement is not null)

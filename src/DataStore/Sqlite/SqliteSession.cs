@@ -8,30 +8,29 @@ internal sealed class SqliteSession : IDisposable
     private const int OpenFlags = raw.SQLITE_OPEN_READWRITE | raw.SQLITE_OPEN_CREATE | raw.SQLITE_OPEN_NOMUTEX | raw.SQLITE_OPEN_PRIVATECACHE;
     private const uint PreparePersistent = 0x01;
 
-    private static readonly string[] Sql =
-    [
-        SqliteSql.Put, SqliteSql.Get, SqliteSql.HaveKey, SqliteSql.Delete, SqliteSql.DeleteFrom, SqliteSql.DeleteRange,
-        SqliteSql.ScanFrom, SqliteSql.ScanRange, SqliteSql.ScanKeysFrom, SqliteSql.ScanKeysRange,
-        SqliteSql.BeginImmediate, SqliteSql.Commit, SqliteSql.Rollback,
-    ];
-
-    private readonly sqlite3_stmt?[] _statements = new sqlite3_stmt?[Sql.Length];
+    private readonly string[] _sql;
+    private readonly sqlite3_stmt?[] _statements = new sqlite3_stmt?[SqliteSql.Plain.Length];
     private readonly SqliteErrors _errors;
 
     static SqliteSession() => Batteries_V2.Init();
 
-    private SqliteSession(sqlite3 db, SqliteErrors errors)
+    private SqliteSession(sqlite3 db, SqliteErrors errors, bool checksums)
     {
         Db = db;
         _errors = errors;
+        Checksums = checksums;
+        _sql = checksums ? SqliteSql.Checksummed : SqliteSql.Plain;
     }
 
     public sqlite3 Db { get; }
 
+    /// <summary>True when the statements read and write each pair's checksum (column <c>c</c>).</summary>
+    public bool Checksums { get; }
+
     public SqliteErrors Errors => _errors;
 
     /// <summary>Opens a connection to <paramref name="file"/> with the store's per-connection settings.</summary>
-    public static SqliteSession Open(string file, SqliteErrors errors, TimeSpan timeout)
+    public static SqliteSession Open(string file, SqliteErrors errors, TimeSpan timeout, bool checksums = false)
     {
         var rc = raw.sqlite3_open_v2(file, out var db, OpenFlags, null);
         if (rc != raw.SQLITE_OK)
@@ -41,7 +40,7 @@ internal sealed class SqliteSession : IDisposable
             throw error;
         }
 
-        var session = new SqliteSession(db, errors);
+        var session = new SqliteSession(db, errors, checksums);
         try
         {
             if (raw.sqlite3_db_readonly(db, "main") == 1)
@@ -70,7 +69,7 @@ internal sealed class SqliteSession : IDisposable
         var statement = _statements[(int)which];
         if (statement is null)
         {
-            var rc = raw.sqlite3_prepare_v3(Db, Sql[(int)which], PreparePersistent, out statement);
+            var rc = raw.sqlite3_prepare_v3(Db, _sql[(int)which], PreparePersistent, out statement);
             _errors.Check(rc, Db, "preparing a statement");
             _statements[(int)which] = statement;
         }
@@ -87,6 +86,20 @@ internal sealed class SqliteSession : IDisposable
             _errors.Throw(rc, Db, "binding a key or value");
         }
     }
+
+    /// <summary>Binds the pair's checksum (column <c>c</c>) of a Put on a store with checksums.</summary>
+    public void BindChecksum(sqlite3_stmt statement, int index, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        var rc = raw.sqlite3_bind_int64(statement, index, Integrity.PairChecksum.Compute(key, value));
+        if (rc != raw.SQLITE_OK)
+        {
+            _errors.Throw(rc, Db, "binding a checksum");
+        }
+    }
+
+    /// <summary>True when the row's checksum (column <paramref name="column"/>) matches the pair.</summary>
+    public static bool Matches(sqlite3_stmt statement, int column, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) =>
+        raw.sqlite3_column_int64(statement, column) == Integrity.PairChecksum.Compute(key, value);
 
     /// <summary>Steps a statement; returns true for a row, false when done, and throws (after resetting) on an error.</summary>
     public bool Step(sqlite3_stmt statement, string operation)

@@ -35,7 +35,7 @@ internal sealed class SqliteStore : KeyValueStoreBase
         _writeLock = new StoreWriterLock(this, options.Timeout);
         _writer = writer;
         _logger = logger;
-        _readers = new SqliteSessionPool(() => SqliteSession.Open(file, writer.Errors, options.Timeout));
+        _readers = new SqliteSessionPool(() => SqliteSession.Open(file, writer.Errors, options.Timeout, writer.Checksums));
         _walSync = new WalFileSync(file + "-wal");
         _backgroundSync = BackgroundSync.StartIfRelaxed(durability, options.SyncInterval, SyncInBackground);
     }
@@ -48,10 +48,10 @@ internal sealed class SqliteStore : KeyValueStoreBase
 
     public override Durability Durability => _durability;
 
-    public static SqliteStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger)
+    public static SqliteStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums)
     {
         var file = System.IO.Path.Combine(directory, DatabaseFile);
-        var writer = SqliteWriter.Open(file, new SqliteErrors(directory, options.Timeout), options.Timeout);
+        var writer = SqliteWriter.Open(file, new SqliteErrors(directory, options.Timeout), options.Timeout, checksums);
         return new SqliteStore(directory, file, durability, options, writer, logger);
     }
 
@@ -72,7 +72,7 @@ internal sealed class SqliteStore : KeyValueStoreBase
         using var lookup = new SqliteLookup(_readers, SqliteStatement.Get, key, "Get");
         if (lookup.Found)
         {
-            destination.Write(lookup.Value);
+            destination.Write(lookup.CheckedValue(key));
         }
 
         return lookup.Found;
@@ -86,7 +86,7 @@ internal sealed class SqliteStore : KeyValueStoreBase
             return -1;
         }
 
-        var value = lookup.Value;
+        var value = lookup.CheckedValue(key);
         if (value.Length <= destination.Length)
         {
             value.CopyTo(destination);

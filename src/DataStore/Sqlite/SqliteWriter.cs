@@ -10,15 +10,25 @@ namespace DataStore.Sqlite;
 /// </summary>
 internal sealed class SqliteWriter(SqliteSession session) : IDisposable
 {
-    /// <summary>Opens the writer connection, switches the database to WAL and creates the table if needed.</summary>
-    public static SqliteWriter Open(string file, SqliteErrors errors, TimeSpan timeout)
+    /// <summary>
+    /// Opens the writer connection, switches the database to WAL and creates the table if needed: with a checksum column
+    /// when <paramref name="checksums"/> (the manifest's setting). An existing table keeps its columns, which then decide.
+    /// </summary>
+    public static SqliteWriter Open(string file, SqliteErrors errors, TimeSpan timeout, bool checksums)
     {
-        var session = SqliteSession.Open(file, errors, timeout);
+        var session = SqliteSession.Open(file, errors, timeout, checksums);
         try
         {
             session.Execute("PRAGMA journal_mode=WAL", "switching to WAL mode");
-            session.Execute(SqliteSql.CreateTable, "creating the table");
-            return new SqliteWriter(session);
+            session.Execute(checksums ? SqliteSql.CreateChecksummedTable : SqliteSql.CreateTable, "creating the table");
+            var hasColumn = SqliteBackup.Scalar(session, SqliteSql.HasChecksumColumn) == 1;
+            if (hasColumn == checksums)
+            {
+                return new SqliteWriter(session);
+            }
+
+            session.Dispose();
+            return new SqliteWriter(SqliteSession.Open(file, errors, timeout, hasColumn));
         }
         catch
         {
@@ -29,6 +39,9 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
 
     public SqliteErrors Errors => session.Errors;
 
+    /// <summary>True when the table stores each pair's checksum.</summary>
+    public bool Checksums => session.Checksums;
+
     /// <summary>Runs a Put (key, value) or Delete (key) statement.</summary>
     public void Run(SqliteStatement which, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, string operation)
     {
@@ -37,6 +50,10 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
         if (which == SqliteStatement.Put)
         {
             session.Bind(statement, 2, value);
+            if (session.Checksums)
+            {
+                session.BindChecksum(statement, 3, key, value);
+            }
         }
 
         session.Run(statement, operation);
@@ -106,11 +123,16 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
             bool holds;
             try
             {
-                session.Bind(statement, 1, batch.First(condition));
+                var key = batch.First(condition);
+                session.Bind(statement, 1, key);
                 var found = session.Step(statement, "checking a precondition");
-                holds = condition.Kind == BatchEntryKind.RequireAbsent
-                    ? !found
-                    : found && raw.sqlite3_column_blob(statement, 0).SequenceEqual(batch.Second(condition));
+                var stored = found ? raw.sqlite3_column_blob(statement, 0) : default;
+                if (found && session.Checksums && !SqliteSession.Matches(statement, 1, key, stored))
+                {
+                    Integrity.PairDamage.Throw(session.Errors.Directory, StoreBackend.Sqlite, key, "checking a batch precondition");
+                }
+
+                holds = condition.Kind == BatchEntryKind.RequireAbsent ? !found : found && stored.SequenceEqual(batch.Second(condition));
             }
             finally
             {

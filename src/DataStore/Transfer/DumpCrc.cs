@@ -1,5 +1,4 @@
-using System.Buffers.Binary;
-using System.Numerics;
+using DataStore.Integrity;
 
 namespace DataStore.Transfer;
 
@@ -7,20 +6,5 @@ namespace DataStore.Transfer;
 internal static class DumpCrc
 {
     /// <summary>The CRC-32C of <paramref name="data"/>.</summary>
-    public static uint Compute(ReadOnlySpan<byte> data)
-    {
-        var crc = ~0u;
-        while (data.Length >= sizeof(ulong))
-        {
-            crc = BitOperations.Crc32C(crc, BinaryPrimitives.ReadUInt64LittleEndian(data));
-            data = data[sizeof(ulong)..];
-        }
-
-        foreach (var b in data)
-        {
-            crc = BitOperations.Crc32C(crc, b);
-        }
-
-        return ~crc;
-    }
+    public static uint Compute(ReadOnlySpan<byte> data) => Crc32C.Finish(Crc32C.Append(Crc32C.Seed, data));
 }

@@ -80,7 +80,7 @@ public sealed class CliRoundTripTests : IDisposable
 
         string Row(string name) => lines.Single(l => l.Contains($" {name} ", StringComparison.Ordinal));
         Assert.Contains(backend.ToString(), Row("backend"), StringComparison.Ordinal);
-        Assert.Contains(" 1 ", Row("format version"), StringComparison.Ordinal);
+        Assert.Contains(" 2 ", Row("format version"), StringComparison.Ordinal);
         Assert.Contains(" 3 ", Row("keys"), StringComparison.Ordinal);
         Assert.Contains(Path.GetFileName(Store), Row("path"), StringComparison.Ordinal);
         Assert.Matches(@"size on disk\s*│\s*[1-9][0-9]* bytes", Row("size on disk"));

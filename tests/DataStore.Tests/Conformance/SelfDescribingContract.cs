@@ -15,8 +15,10 @@ public abstract class SelfDescribingContract : StoreContract
 
         using var manifest = JsonDocument.Parse(File.ReadAllText(Path.Combine(StorePath, "datastore.json")));
         Assert.Equal(Backend.ToString(), manifest.RootElement.GetProperty("backend").GetString());
-        Assert.Equal(1, manifest.RootElement.GetProperty("formatVersion").GetInt32());
+        Assert.Equal(2, manifest.RootElement.GetProperty("formatVersion").GetInt32());
         Assert.Equal("Durable", manifest.RootElement.GetProperty("durability").GetString());
+        Assert.True(manifest.RootElement.GetProperty("checksums").GetBoolean()); // ADR 0014: new stores check every pair
+
     }
 
     [Fact]

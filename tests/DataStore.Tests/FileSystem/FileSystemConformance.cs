@@ -83,3 +83,8 @@ public sealed class FileSystemCompactReportContract : CompactReportContract
 {
     protected override StoreBackend Backend => StoreBackend.FileSystem;
 }
+
+public sealed class FileSystemPairChecksumContract : PairChecksumContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}

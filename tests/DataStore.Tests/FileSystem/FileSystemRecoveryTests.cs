@@ -70,7 +70,7 @@ public sealed class FileSystemRecoveryTests : IDisposable
     }
 
     [Fact]
-    public void A_damaged_key_file_reads_as_absent()
+    public void A_damaged_key_file_is_an_error_naming_the_key_not_an_absent_key()
     {
         using var store = FileSystemTestStore.Open(StorePath);
         store.Put("a"u8, "value"u8);
@@ -79,9 +79,11 @@ public sealed class FileSystemRecoveryTests : IDisposable
         bytes[^1] ^= 0xFF;
         File.WriteAllBytes(file, bytes);
 
-        Assert.Null(store.Get("a"u8));
-        Assert.Empty(StoreAssert.Scan(store, []));
+        Assert.Contains("key \"a\"", Assert.Throws<StoreFormatException>(() => store.Get("a"u8)).Message, StringComparison.Ordinal);
+        Assert.Equal(StoreFailure.Corrupt, Assert.Throws<StoreFormatException>(() => StoreAssert.Scan(store, [])).Cause);
         File.WriteAllBytes(file, []);
+        Assert.Equal(StoreFailure.Corrupt, Assert.Throws<StoreFormatException>(() => store.Get("a"u8)).Cause);
+        store.Delete("a"u8); // a damaged pair can still be removed
         Assert.Null(store.Get("a"u8));
     }
 

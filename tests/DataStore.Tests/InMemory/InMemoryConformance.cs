@@ -83,3 +83,8 @@ public sealed class InMemoryCompactReportContract : CompactReportContract
 {
     protected override StoreBackend Backend => StoreBackend.InMemory;
 }
+
+public sealed class InMemoryPairChecksumContract : PairChecksumContract
+{
+    protected override StoreBackend Backend => StoreBackend.InMemory;
+}

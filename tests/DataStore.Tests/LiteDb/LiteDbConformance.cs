@@ -83,3 +83,8 @@ public sealed class LiteDbCompactReportContract : CompactReportContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 }
+
+public sealed class LiteDbPairChecksumContract : PairChecksumContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}

@@ -83,3 +83,8 @@ public sealed class LmdbCompactReportContract : CompactReportContract
 {
     protected override StoreBackend Backend => StoreBackend.Lmdb;
 }
+
+public sealed class LmdbPairChecksumContract : PairChecksumContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}

@@ -81,8 +81,9 @@ public sealed class LmdbLongKeyTests : IDisposable
         // Write the impostor under key's own slot (counter 0), as a real SHA-256 collision would place it.
         var slot = new byte[LmdbKeys.SlotLength];
         LmdbKeys.WriteSlot(key, slot);
-        var stored = new byte[LmdbKeys.HeaderLength + impostor.Length + 3];
+        var stored = new byte[LmdbKeys.HeaderLength + impostor.Length + 3 + LmdbPairs.SuffixLength(checksums: true)];
         LmdbKeys.WriteSlotValue(stored, impostor, "imp"u8);
+        LmdbPairs.WriteSuffix(stored, impostor, "imp"u8, checksums: true);
         PutRaw(store, slot, stored);
 
         Assert.False(store.HaveKey(key));

@@ -83,3 +83,8 @@ public sealed class RocksDbCompactReportContract : CompactReportContract
 {
     protected override StoreBackend Backend => StoreBackend.RocksDb;
 }
+
+public sealed class RocksDbPairChecksumContract : PairChecksumContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}

@@ -83,3 +83,8 @@ public sealed class SqliteCompactReportContract : CompactReportContract
 {
     protected override StoreBackend Backend => StoreBackend.Sqlite;
 }
+
+public sealed class SqlitePairChecksumContract : PairChecksumContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}

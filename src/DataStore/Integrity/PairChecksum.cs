@@ -1,0 +1,31 @@
+using System.Buffers.Binary;
+using System.Numerics;
+
+namespace DataStore.Integrity;
+
+/// <summary>
+/// The checksum stored with each pair on the backends whose engine does not check what it stores (ADR 0014): a
+/// CRC-32C over the key's length, the key and the value, so a changed byte in either, or a key and value boundary
+/// that moved, no longer matches.
+/// </summary>
+internal static class PairChecksum
+{
+    /// <summary>The checksum's stored size in bytes (little-endian).</summary>
+    public const int Length = sizeof(uint);
+
+    /// <summary>The checksum of one pair.</summary>
+    public static uint Compute(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        var crc = BitOperations.Crc32C(Crc32C.Seed, (uint)key.Length);
+        crc = Crc32C.Append(crc, key);
+        return Crc32C.Finish(Crc32C.Append(crc, value));
+    }
+
+    /// <summary>Writes the pair's checksum into the first <see cref="Length"/> bytes of <paramref name="destination"/>.</summary>
+    public static void Write(Span<byte> destination, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) =>
+        BinaryPrimitives.WriteUInt32LittleEndian(destination, Compute(key, value));
+
+    /// <summary>True when <paramref name="stored"/> (the <see cref="Length"/> bytes written by <see cref="Write"/>) matches the pair.</summary>
+    public static bool Matches(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ReadOnlySpan<byte> stored) =>
+        stored.Length == Length && BinaryPrimitives.ReadUInt32LittleEndian(stored) == Compute(key, value);
+}

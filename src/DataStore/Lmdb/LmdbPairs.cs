@@ -1,0 +1,56 @@
+using DataStore.Integrity;
+
+namespace DataStore.Lmdb;
+
+/// <summary>
+/// The checksum at the end of each stored LMDB value on a store with checksums (ADR 0014): LMDB 0.9 does not check
+/// what it stores, so the backend stores a <see cref="PairChecksum"/> of the whole key and the value after the value.
+/// </summary>
+internal static class LmdbPairs
+{
+    /// <summary>The bytes stored after the caller's value.</summary>
+    public static int SuffixLength(bool checksums) => checksums ? PairChecksum.Length : 0;
+
+    /// <summary>
+    /// The caller's value inside <paramref name="stored"/> (the value and, with checksums, its checksum); false when the
+    /// checksum does not match <paramref name="key"/> and the value. Never throws, so it may run inside a read.
+    /// </summary>
+    public static bool TryCheck(ReadOnlySpan<byte> key, ReadOnlySpan<byte> stored, bool checksums, out ReadOnlySpan<byte> value)
+    {
+        if (!checksums)
+        {
+            value = stored;
+            return true;
+        }
+
+        if (stored.Length < PairChecksum.Length)
+        {
+            value = default;
+            return false;
+        }
+
+        value = stored[..^PairChecksum.Length];
+        return PairChecksum.Matches(key, value, stored[^PairChecksum.Length..]);
+    }
+
+    /// <summary>The caller's value inside <paramref name="stored"/>, checked.</summary>
+    /// <exception cref="StoreFormatException">The pair does not match its checksum (Corrupt, naming the key).</exception>
+    public static ReadOnlySpan<byte> Checked(ReadOnlySpan<byte> key, ReadOnlySpan<byte> stored, bool checksums, string directory)
+    {
+        if (!TryCheck(key, stored, checksums, out var value))
+        {
+            PairDamage.Throw(directory, StoreBackend.Lmdb, key, "its value does not match its checksum");
+        }
+
+        return value;
+    }
+
+    /// <summary>Writes the checksum after the value: <paramref name="destination"/> ends with the value's <see cref="SuffixLength"/> bytes.</summary>
+    public static void WriteSuffix(Span<byte> destination, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool checksums)
+    {
+        if (checksums)
+        {
+            PairChecksum.Write(destination[^PairChecksum.Length..], key, value);
+        }
+    }
+}
