@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Alternates the native LMDB anchor (../shared/anchors/native) and DataStore's core BenchmarkDotNet suite on
 # Lmdb, ROUNDS times each (A B A B ...), under the shared benchmark lock, so the two compare by medians.
-# The anchor links the LMDB that DataStore loads on this machine: the LightningDB package's liblmdb.so
-# (LMDB 1.0.1) where it loads (glibc 2.38 or later), else the system's liblmdb (Debian: 0.9.24; ADR 0006).
+# The anchor links the LMDB that DataStore loads on Linux: our own LMDB 1.0.1 build (ADR 0016).
 # A documented command, not a CI step:  scripts/compare-native-lmdb.sh [ROUNDS]   (default 3)
 # FILTER picks the BenchmarkDotNet suites (default '*CoreBenchmarks*'; '*ScanBenchmarks*' for scans, '*' for both).
 # Results: $OUT/native-N/lmdb.txt and $OUT/bdn-N/*.md; then scripts/compare-native-table.py $OUT lmdb
@@ -14,15 +13,10 @@ anchor=${ANCHOR:-/tmp/datastore-anchor-lmdb}
 mkdir -p "$out"
 
 dotnet build -c Release src/DataStore.Benchmarks >/dev/null
-so=$(find ~/.nuget/packages/lightningdb -path '*linux-x64/native/liblmdb.so' | sort | tail -1)
+so="$PWD/src/DataStore/Lmdb/Native/linux-$(uname -m | sed 's/x86_64/x64/;s/aarch64/arm64/')/libdatastore-lmdb.so"
 if [ ! -x "$anchor/bench" ]; then
   rm -rf "$anchor" && cp -r "${ANCHOR_SRC:-../shared/anchors/native}" "$anchor" && chmod -R u+w "$anchor"
-  if ldd "$so" 2>&1 | grep -q 'not found'; then
-    echo "the package's $so does not load here ($(ldd "$so" 2>&1 | grep -o "version .* not found" | head -1)); using the system liblmdb"
-    (cd "$anchor" && ./build.sh)
-  else
-    (cd "$anchor" && LMDB_SO="$so" ./build.sh)
-  fi
+  (cd "$anchor" && LMDB_SO="$so" ./build.sh)
 fi
 
 # One lock per round (native, then BenchmarkDotNet), so a round is not split by other benchmarks.

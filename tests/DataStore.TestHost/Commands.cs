@@ -28,6 +28,11 @@ internal static class Commands
             return TransferCommands.Import(options, rest[0]);
         }
 
+        if (args[0] == "open-lmdb09-killed-at")
+        {
+            return LmdbConversionKill.Run(options, rest[0]);
+        }
+
         using var store = KeyValueStore.Open(options);
         return args[0] switch
         {

@@ -3,7 +3,7 @@ using Microsoft.Extensions.Logging;
 
 namespace DataStore.Lmdb;
 
-/// <summary>Opens LMDB stores; available when an LMDB native library loads (the LightningDB package's, else the system's: <see cref="LmdbLibrary"/>).</summary>
+/// <summary>Opens LMDB stores; available when our LMDB 1.0 native library loads (<see cref="LmdbLibrary"/>).</summary>
 internal sealed class LmdbBackend : IBackendFactory
 {
     public static readonly LmdbBackend Instance = new();

@@ -22,7 +22,7 @@ internal sealed partial class LmdbEnvironment
             RemoveCursor();
         }
 
-        BackupFiles.CopyFile(Directory, destination, LmdbLibrary.FormatFile);
+        BackupFiles.CopyFile(Directory, destination, Files.LmdbFormatRecord.FileName);
     }
 
     private void CopyTo(LmdbErrors errors, string target)

@@ -23,11 +23,12 @@ internal sealed partial class LmdbEnvironment
         var environment = new LmdbEnvironment(directory, writers, openFile);
         try
         {
-            // Every process holds the open lock shared; Compact takes it exclusive to replace the data file.
-            if (!openFile.TryTake(exclusive: false, errors.Timeout))
+            // Every process holds the open lock shared; Compact, and the conversion of an LMDB 0.9 file, take it
+            // exclusive to replace the data file.
+            if (!Files.LmdbOpenCheck.ConvertIfOld(directory, environment._dataFile, openFile, errors) || !openFile.TryTake(exclusive: false, errors.Timeout))
             {
                 throw new StoreTimeoutException(directory, StoreBackend.Lmdb, errors.Timeout,
-                    $"another process kept the store locked for Compact longer than the timeout ({errors.Timeout.TotalSeconds:0.###} s).");
+                    $"another process kept the store locked (for Compact, or open while this one converts it from LMDB 0.9) longer than the timeout ({errors.Timeout.TotalSeconds:0.###} s).");
             }
 
             StoreFiles.Guard(directory, StoreBackend.Lmdb, () =>
@@ -55,7 +56,7 @@ internal sealed partial class LmdbEnvironment
         var exists = File.Exists(_dataFile) && new FileInfo(_dataFile).Length > 0;
         StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
         {
-            LmdbLibrary.CheckFormat(Directory, exists);
+            Files.LmdbFormatRecord.Check(Directory, exists ? Files.LmdbOpenCheck.Inspect(Directory, _dataFile) : null);
             return 0;
         });
         errors.Check(LmdbNative.EnvCreate(out var env), "creating the LMDB environment");

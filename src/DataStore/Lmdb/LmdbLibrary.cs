@@ -4,18 +4,22 @@ using System.Runtime.InteropServices;
 namespace DataStore.Lmdb;
 
 /// <summary>
-/// Finds the LMDB native library: the one the LightningDB package ships first (LMDB 1.0.1), then the system's
-/// (Debian's <c>liblmdb0</c>, LMDB 0.9), because the package's Linux build needs glibc 2.38 and does not load on
-/// older systems such as Debian 12. The two versions' file formats differ, so a store records which one made it
-/// (<see cref="FormatFile"/>) and refuses to open under the other.
+/// Loads the one LMDB the backend runs on: LMDB 1.0.1 everywhere. On Linux that is our own build,
+/// <c>libdatastore-lmdb.so</c> (ADR 0016: the LightningDB package's needs glibc 2.38), loaded by its full path from
+/// the application's directory or its <c>runtimes/&lt;rid&gt;/native</c> folder; on Windows and macOS the LightningDB
+/// package's. A system LMDB is never loaded: a library whose <c>mdb_version</c> is not 1.0 is refused.
 /// </summary>
-internal static class LmdbLibrary
+internal static unsafe class LmdbLibrary
 {
-    /// <summary>The side file that names the LMDB format (major.minor) a store's data file was written in.</summary>
-    public const string FormatFile = "lmdb-format";
+    /// <summary>The file name of our Linux build of LMDB.</summary>
+    public const string LinuxFileName = "libdatastore-lmdb.so";
 
-    private static readonly string[] SystemNames = ["liblmdb.so.0", "liblmdb.so", "liblmdb.0.dylib", "liblmdb.dylib"];
+    private const int Major = 1;
+    private const int Minor = 0;
     private static int _installed;
+
+    /// <summary>Why no library loaded, for the backend's "unavailable" message; empty once one has.</summary>
+    public static string Problem { get; private set; } = "";
 
     /// <summary>Routes the backend's <c>lmdb</c> imports through <see cref="Resolve"/> (once per process).</summary>
     public static void InstallResolver()
@@ -31,41 +35,16 @@ internal static class LmdbLibrary
         }
         catch (InvalidOperationException)
         {
-            // Another resolver owns this assembly's imports; the runtime's default probing still finds the package's library.
+            // Another resolver owns this assembly's imports; the backend then finds no library and says so.
         }
     }
 
-    /// <summary>The loaded library's format, such as "LMDB 0.9".</summary>
+    /// <summary>The loaded library's format, such as "LMDB 1.0".</summary>
     public static string Format()
     {
         _ = LmdbNative.Version(out var major, out var minor, out _);
         return $"LMDB {major}.{minor}";
     }
-
-    /// <summary>Records the format of a new store, or checks an existing store's against the loaded library.</summary>
-    public static void CheckFormat(string directory, bool dataFileExists)
-    {
-        var path = System.IO.Path.Combine(directory, FormatFile);
-        var current = Format();
-        var recorded = dataFileExists && File.Exists(path) ? File.ReadAllText(path).Trim() : "";
-        if (recorded.Length == 0)
-        {
-            Record(path, current);
-            return;
-        }
-
-        if (recorded != current)
-        {
-            throw new StoreFormatException(StoreFailure.Unavailable, directory, StoreBackend.Lmdb,
-                $"the store was written in the {recorded} file format, but the LMDB library loaded on this machine is {LmdbNative.VersionString()}, " +
-                "whose format differs. Open it where that LMDB version loads, or export it there and import it here.");
-        }
-    }
-
-    // Written whole under another name and renamed into place: a process opening the same new store at the same
-    // moment reads either no file or the whole name, never an empty one (a store with no name, or an empty one
-    // left by a crash, gets the loaded library's). The record is synced before the rename and its directory after.
-    private static void Record(string path, string format) => Platform.SyncedFile.Replace(path, System.Text.Encoding.UTF8.GetBytes(format));
 
     private static nint Resolve(string name, Assembly assembly, DllImportSearchPath? searchPath)
     {
@@ -74,19 +53,72 @@ internal static class LmdbLibrary
             return 0;
         }
 
-        if (NativeLibrary.TryLoad(name, assembly, searchPath, out var handle))
+        if (!OperatingSystem.IsLinux())
         {
-            return handle;
+            return NativeLibrary.TryLoad(name, assembly, searchPath, out var handle) ? Checked(handle, name) : 0;
         }
 
-        foreach (var candidate in SystemNames)
+        foreach (var path in LinuxCandidates())
         {
-            if (NativeLibrary.TryLoad(candidate, out handle))
+            if (File.Exists(path) && NativeLibrary.TryLoad(path, out var handle))
             {
-                return handle;
+                return Checked(handle, path);
             }
         }
 
+        // An application run from NuGet's cache (its deps.json names the package's runtimes folder): the runtime's
+        // own probing by the unique file name, which no system library carries.
+        if (NativeLibrary.TryLoad(LinuxFileName, assembly, DllImportSearchPath.AssemblyDirectory, out var probed))
+        {
+            return Checked(probed, LinuxFileName);
+        }
+
+        Problem = $"{LinuxFileName} for {RuntimeInformation.RuntimeIdentifier} was not found beside the application (looked in {string.Join(", ", LinuxCandidates())}).";
         return 0;
+    }
+
+    private static IEnumerable<string> LinuxCandidates()
+    {
+        var rid = RuntimeInformation.ProcessArchitecture switch
+        {
+            Architecture.X64 => "linux-x64",
+            Architecture.Arm64 => "linux-arm64",
+            var other => "linux-" + other.ToString().ToLowerInvariant(),
+        };
+        var directories = new List<string> { AppContext.BaseDirectory };
+        var assemblyDirectory = System.IO.Path.GetDirectoryName(typeof(LmdbLibrary).Assembly.Location);
+        if (!string.IsNullOrEmpty(assemblyDirectory) && !directories.Contains(assemblyDirectory))
+        {
+            directories.Add(assemblyDirectory);
+        }
+
+        foreach (var directory in directories)
+        {
+            yield return System.IO.Path.Combine(directory, "runtimes", rid, "native", LinuxFileName);
+            yield return System.IO.Path.Combine(directory, LinuxFileName);
+        }
+    }
+
+    // Keeps the library only when it is the LMDB version the file format needs.
+    private static nint Checked(nint handle, string path)
+    {
+        if (!NativeLibrary.TryGetExport(handle, "mdb_version", out var export))
+        {
+            NativeLibrary.Free(handle);
+            Problem = $"{path} is not an LMDB library (it has no mdb_version).";
+            return 0;
+        }
+
+        int major, minor, patch;
+        _ = ((delegate* unmanaged<int*, int*, int*, nint>)export)(&major, &minor, &patch);
+        if (major != Major || minor != Minor)
+        {
+            NativeLibrary.Free(handle);
+            Problem = $"{path} is LMDB {major}.{minor}.{patch}; DataStore needs LMDB {Major}.{Minor}.";
+            return 0;
+        }
+
+        Problem = "";
+        return handle;
     }
 }

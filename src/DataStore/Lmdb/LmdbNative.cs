@@ -3,7 +3,7 @@ using System.Runtime.InteropServices;
 namespace DataStore.Lmdb;
 
 /// <summary>
-/// The LMDB C API, called directly on the <c>liblmdb</c> that the LightningDB package ships (LMDB 1.0.1).
+/// The LMDB C API, called directly on the LMDB 1.0.1 that <see cref="LmdbLibrary"/> loads.
 /// Direct calls keep the hot paths free of allocations and let the store manage transactions, map growth and
 /// locking itself; the managed wrapper is not used.
 /// </summary>

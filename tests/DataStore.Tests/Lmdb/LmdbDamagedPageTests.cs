@@ -4,14 +4,14 @@ using DataStore.Tests.Conformance;
 namespace DataStore.Tests.Lmdb;
 
 /// <summary>
-/// LMDB 0.9 keeps no checksums, so a damaged branch page can send a cursor back to pages it has read: a scan must
+/// LMDB keeps no checksums (1.0 can, but DataStore does not turn them on), so a damaged branch page can send a cursor back to pages it has read: a scan must
 /// report the damage (a Corrupt DataStoreException) instead of handing out keys again, out of order, or going
 /// round for ever.
 /// </summary>
 public sealed class LmdbDamagedPageTests : IDisposable
 {
     private const uint MetaMagic = 0xBEEFC0DE;
-    private const int PageHeader = 16;
+    private const int PageHeader = 24; // LMDB 1.0: page number, transaction id, pad, flags, lower, upper
     private const ushort BranchPage = 0x01;
     private readonly TemporaryDirectory _directory = new();
 
@@ -45,7 +45,7 @@ public sealed class LmdbDamagedPageTests : IDisposable
 
     public void Dispose() => _directory.Dispose();
 
-    // Rewrites the root branch page of the main database (LMDB 0.9's 64-bit layout) so that its second child is
+    // Rewrites the root branch page of the main database (LMDB 1.0's 64-bit layout) so that its second child is
     // its first: a cursor leaving the first leaf for its right sibling lands on the first leaf again.
     private static void PointSecondChildAtFirst(string dataFile)
     {
@@ -56,12 +56,13 @@ public sealed class LmdbDamagedPageTests : IDisposable
         var root = checked((int)BinaryPrimitives.ReadUInt64LittleEndian(bytes.AsSpan(meta + PageHeader + 112)) * pageSize);
         Assert.True(depth >= 2, $"the test store should be two levels deep, LMDB made it {depth}");
 
-        var flags = BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(root + 10));
-        var lower = BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(root + 12));
-        Assert.True((flags & BranchPage) != 0 && (lower - PageHeader) / 2 >= 2, "the root should be a branch page with two children or more");
+        var flags = BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(root + 18));
+        var lower = BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(root + 20));
+        Assert.True((flags & BranchPage) != 0 && lower / 2 >= 2, "the root should be a branch page with two children or more");
 
-        var first = root + BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(root + PageHeader));
-        var second = root + BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(root + PageHeader + 2));
+        // Node offsets in LMDB 1.0 count from the end of the page header.
+        var first = root + PageHeader + BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(root + PageHeader));
+        var second = root + PageHeader + BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(root + PageHeader + 2));
         bytes.AsSpan(first, 6).CopyTo(bytes.AsSpan(second, 6)); // a branch node's child page number: mn_lo, mn_hi, mn_flags
         File.WriteAllBytes(dataFile, bytes);
     }

@@ -100,7 +100,7 @@ public sealed class LmdbEnvironmentSharingTests : IDisposable
             store.Put("a"u8, "1"u8);
         }
 
-        var format = Path.Combine(StorePath, DataStore.Lmdb.LmdbLibrary.FormatFile);
+        var format = Path.Combine(StorePath, DataStore.Lmdb.Files.LmdbFormatRecord.FileName);
         return (format, File.ReadAllText(format));
     }
 

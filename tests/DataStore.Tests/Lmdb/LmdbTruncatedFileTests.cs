@@ -1,0 +1,61 @@
+using DataStore.Lmdb.Files;
+
+namespace DataStore.Tests.Lmdb;
+
+/// <summary>
+/// A truncated data file and a damaged format record are errors that name the file (issue 23 item 6). Each case runs
+/// in a child process: before the size check, reading past the end of a truncated file killed the process (SIGBUS).
+/// </summary>
+public sealed class LmdbTruncatedFileTests : IDisposable
+{
+    private readonly TemporaryDirectory _directory = new();
+
+    [Theory]
+    [InlineData(2)]
+    [InlineData(8)]
+    public void A_truncated_data_file_is_a_corrupt_store_error_naming_it_not_a_crash(int divisor)
+    {
+        var path = StoreWithPairs();
+        var dataFile = Path.Combine(path, "store.lmdb");
+        using (var file = new FileStream(dataFile, FileMode.Open))
+        {
+            file.SetLength(file.Length / divisor);
+        }
+
+        var (exitCode, output) = ChildProcess.Run(["count", path, "Lmdb", "-", ""]);
+        Assert.True(exitCode == 3, $"expected a DataStoreException (exit 3), got exit {exitCode}: {output}");
+        Assert.Contains("ERROR Corrupt StoreFormatException", output);
+        Assert.Contains(dataFile, output);
+        Assert.Contains("truncated", output);
+    }
+
+    [Fact]
+    public void A_damaged_format_record_is_reported_damaged_naming_it()
+    {
+        var path = StoreWithPairs();
+        var record = Path.Combine(path, LmdbFormatRecord.FileName);
+        File.WriteAllBytes(record, [0x4C, 0x00, 0xFF, 0x44, 0x42, 0x20, 0x31, 0x2E, 0x90]);
+
+        var (exitCode, output) = ChildProcess.Run(["open", path, "Lmdb"]);
+        Assert.True(exitCode == 3, $"expected a DataStoreException (exit 3), got exit {exitCode}: {output}");
+        Assert.Contains("ERROR Corrupt StoreFormatException", output);
+        Assert.Contains($"{record} is damaged", output);
+    }
+
+    public void Dispose() => _directory.Dispose();
+
+    // A store of about 250 KB: 2,000 pairs with 100-byte values.
+    private string StoreWithPairs()
+    {
+        var path = _directory.Sub("store");
+        using var store = KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = StoreBackend.Lmdb });
+        var batch = new WriteBatch();
+        for (var i = 0; i < 2_000; i++)
+        {
+            batch.Put(System.Text.Encoding.ASCII.GetBytes($"key/{i:D5}"), new byte[100]);
+        }
+
+        store.Write(batch);
+        return path;
+    }
+}
