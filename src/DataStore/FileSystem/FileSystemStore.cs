@@ -196,7 +196,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
             ThrowIfDisposed();
             if ((_state.Changes & 1) != 0)
             {
-                _logger.LogWarning("Completing a change that a writer of the FileSystem store at {Path} left unfinished", _directory);
+                Diagnostics.StoreLog.CompletingUnfinishedChange(_logger, StoreBackend.FileSystem, _directory);
                 _writer.Recover();
             }
         }
@@ -275,7 +275,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
         catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
         {
             Volatile.Write(ref _dirty, 1);
-            _logger.LogWarning(e, "Background sync of the FileSystem store at {Path} failed; will retry", _directory);
+            Diagnostics.StoreLog.BackgroundSyncFailed(_logger, e, StoreBackend.FileSystem, _directory);
         }
     }
 }
