@@ -25,9 +25,12 @@ internal static class BackendCatalog
     }
 
     /// <summary>Why <paramref name="backend"/> cannot be opened by this build, for the exception message.</summary>
-    public static string WhyUnavailable(StoreBackend backend) => backend == StoreBackend.RocksDb
-        ? "the RocksDB backend ships as the separate package DataStore.RocksDb; add a reference to it"
-        : "this version of DataStore does not include that backend yet";
+    public static string WhyUnavailable(StoreBackend backend) => backend switch
+    {
+        StoreBackend.RocksDb when RocksDb.Value is null => "the RocksDB backend ships as the separate package DataStore.RocksDb; add a reference to it",
+        StoreBackend.RocksDb => "DataStore.RocksDb is referenced, but RocksDbSharp could not load RocksDB's native library (under native AOT it cannot: it binds the library with runtime code generation)",
+        _ => "this version of DataStore does not include that backend yet",
+    };
 
     /// <summary>Loads a backend that ships in its own package, if the application references that package.</summary>
     private static IBackendFactory? PackagedFactory(

@@ -30,7 +30,8 @@ internal sealed class LiteDbWriterQueue
     [DynamicDependency(DynamicallyAccessedMemberTypes.NonPublicFields, typeof(LiteEngine))]
     [DynamicDependency(DynamicallyAccessedMemberTypes.NonPublicProperties | DynamicallyAccessedMemberTypes.PublicProperties, "LiteDB.Engine.DiskService", "LiteDB")]
     [DynamicDependency(DynamicallyAccessedMemberTypes.NonPublicFields | DynamicallyAccessedMemberTypes.PublicFields, "LiteDB.Engine.DiskWriterQueue", "LiteDB")]
-    [UnconditionalSuppressMessage("Trimming", "IL2075", Justification = "The members reached by name are kept by the DynamicDependency attributes above; Lazy<T>.Value is public and used by LiteDB itself.")]
+    [DynamicDependency(DynamicallyAccessedMemberTypes.PublicProperties, typeof(Lazy<>))]
+    [UnconditionalSuppressMessage("Trimming", "IL2075", Justification = "The members reached by name are kept by the DynamicDependency attributes above; Lazy<T>.Value is kept by the one on Lazy<>.")]
     public static LiteDbWriterQueue Of(LiteEngine engine)
     {
         const BindingFlags Instance = BindingFlags.Instance | BindingFlags.NonPublic | BindingFlags.Public;
