@@ -27,11 +27,13 @@ public sealed class DataStoreOptions
     public bool CreateIfMissing { get; set; } = true;
 
     /// <summary>Reads options from a configuration section, such as <c>configuration.GetSection("DataStore")</c>.</summary>
+    /// <remarks><see cref="Timeout"/> and <see cref="SyncInterval"/> take seconds (<c>30</c>) or a duration (<c>00:00:30</c>).</remarks>
+    /// <exception cref="InvalidOperationException">The section is the root configuration, holds a key DataStore does not know, or a value cannot be read.</exception>
     public static DataStoreOptions FromConfiguration(IConfiguration section)
     {
         ArgumentNullException.ThrowIfNull(section);
         var options = new DataStoreOptions();
-        section.Bind(options);
+        Configuration.DataStoreOptionsBinder.Bind(section, options);
         return options;
     }
 
@@ -41,29 +43,45 @@ public sealed class DataStoreOptions
     /// <summary>Throws <see cref="ArgumentException"/> naming the first invalid setting.</summary>
     public void Validate()
     {
+        if (FindProblems().FirstOrDefault() is var (setting, message) && setting is not null)
+        {
+            throw new ArgumentException(message, setting);
+        }
+    }
+
+    /// <summary>Every invalid setting, as (setting name, sentence naming it); empty when the options are valid.</summary>
+    internal IEnumerable<(string Setting, string Message)> FindProblems()
+    {
         if (Backend != StoreBackend.InMemory && string.IsNullOrWhiteSpace(Path))
         {
-            throw new ArgumentException("DataStoreOptions.Path must name the store's directory.", nameof(Path));
+            yield return (nameof(Path), "DataStoreOptions.Path must name the store's directory.");
+        }
+
+        if (Path.Contains(System.IO.Path.PathSeparator, StringComparison.Ordinal) || Path.IndexOfAny(['\0', '\n', '\r']) >= 0)
+        {
+            yield return (nameof(Path),
+                $"DataStoreOptions.Path must name one directory; '{Path}' looks like a list of paths (it holds '{System.IO.Path.PathSeparator}') or holds a control character. " +
+                "Was it bound from the root configuration's PATH?");
         }
 
         if (Backend is { } backend && !Enum.IsDefined(backend))
         {
-            throw new ArgumentException($"DataStoreOptions.Backend {(int)backend} is not a known backend.", nameof(Backend));
+            yield return (nameof(Backend), $"DataStoreOptions.Backend {(int)backend} is not a known backend.");
         }
 
         if (Durability is { } durability && !Enum.IsDefined(durability))
         {
-            throw new ArgumentException($"DataStoreOptions.Durability {(int)durability} is not a known level.", nameof(Durability));
+            yield return (nameof(Durability), $"DataStoreOptions.Durability {(int)durability} is not a known level.");
         }
 
         if (Timeout < TimeSpan.Zero || Timeout > TimeSpan.FromDays(1))
         {
-            throw new ArgumentException($"DataStoreOptions.Timeout must be between 0 and 1 day; it is {Timeout}.", nameof(Timeout));
+            yield return (nameof(Timeout), $"DataStoreOptions.Timeout must be between 0 and 1 day; it is {Timeout}.");
         }
 
         if (SyncInterval <= TimeSpan.Zero || SyncInterval > TimeSpan.FromHours(1))
         {
-            throw new ArgumentException($"DataStoreOptions.SyncInterval must be above 0 and at most 1 hour; it is {SyncInterval}.", nameof(SyncInterval));
+            yield return (nameof(SyncInterval), $"DataStoreOptions.SyncInterval must be above 0 and at most 1 hour; it is {SyncInterval}.");
         }
     }
 }

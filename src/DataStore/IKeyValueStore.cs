@@ -7,9 +7,10 @@ namespace DataStore;
 /// One open store may be used from many threads at once without outside locking. Keys are 1 byte to
 /// at least 1 MiB; values 0 bytes to at least 256 MiB. Every method of a disposed store throws
 /// <see cref="ObjectDisposedException"/>. Engine failures surface as <see cref="DataStoreException"/>,
-/// naming the store path, backend and cause.
+/// naming the store path, backend and cause. <see cref="IAsyncDisposable.DisposeAsync"/> closes the store as
+/// <see cref="IDisposable.Dispose"/> does.
 /// </remarks>
-public interface IKeyValueStore : IDisposable
+public interface IKeyValueStore : IDisposable, IAsyncDisposable
 {
     /// <summary>The store's directory (empty for an in-memory store).</summary>
     string Path { get; }

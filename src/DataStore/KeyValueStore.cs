@@ -1,4 +1,6 @@
+using System.Diagnostics.Metrics;
 using DataStore.Backends;
+using DataStore.Diagnostics;
 using DataStore.InMemory;
 using DataStore.Manifest;
 using Microsoft.Extensions.Logging;
@@ -15,11 +17,37 @@ public static class KeyValueStore
     /// <summary>Opens (or creates) the store that <paramref name="options"/> describe.</summary>
     /// <exception cref="ArgumentException">An option is invalid.</exception>
     /// <exception cref="DataStoreException">The store cannot be opened; the message names path, backend and cause.</exception>
-    public static IKeyValueStore Open(DataStoreOptions options, ILoggerFactory? loggerFactory = null)
+    public static IKeyValueStore Open(DataStoreOptions options, ILoggerFactory? loggerFactory = null) => Open(options, loggerFactory, null);
+
+    /// <summary>Opens (or creates) the store that <paramref name="options"/> describe, logging to <paramref name="loggerFactory"/> and counting on a meter from <paramref name="meterFactory"/>.</summary>
+    /// <exception cref="ArgumentException">An option is invalid.</exception>
+    /// <exception cref="DataStoreException">The store cannot be opened; the message names path, backend and cause.</exception>
+    public static IKeyValueStore Open(DataStoreOptions options, ILoggerFactory? loggerFactory, IMeterFactory? meterFactory)
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
         var logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger("DataStore");
+        using var activity = StoreActivities.Start("open", options.Backend, options.Path);
+        try
+        {
+            var store = OpenBackend(options, logger);
+            if (store is KeyValueStoreBase instrumented)
+            {
+                instrumented.Telemetry = StoreTelemetry.For(meterFactory);
+            }
+
+            StoreLog.Opened(logger, store.Backend, store.Path, store.Durability);
+            activity?.SetTag("datastore.backend", store.Backend.ToString());
+            return store;
+        }
+        catch (DataStoreException e) when (StoreActivities.Fail(activity, e))
+        {
+            throw;
+        }
+    }
+
+    private static IKeyValueStore OpenBackend(DataStoreOptions options, ILogger logger)
+    {
         if (options.Backend == StoreBackend.InMemory)
         {
             return new InMemoryStore();
@@ -57,7 +85,6 @@ public static class KeyValueStore
             throw;
         }
 
-        logger.LogDebug("Opened {Backend} store at {Path} ({Durability})", manifest.Backend, directory, durability);
         return store;
     }
 

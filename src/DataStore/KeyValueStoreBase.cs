@@ -30,29 +30,42 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     /// <inheritdoc />
     public abstract Durability Durability { get; }
 
+    /// <summary>Where this store's operations are counted and timed; <see cref="KeyValueStore"/> sets it when it opens the store.</summary>
+    internal StoreTelemetry Telemetry { get; set; } = StoreTelemetry.Shared;
+
+    /// <summary>Disposes the store (the engines close synchronously); for hosts that dispose services asynchronously.</summary>
+    public ValueTask DisposeAsync()
+    {
+        Dispose();
+        return ValueTask.CompletedTask;
+    }
+
     /// <summary>True once <see cref="Dispose()"/> has begun.</summary>
     protected bool IsDisposed => _calls.IsClosed;
 
     /// <inheritdoc />
     public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
+        var started = Telemetry.Start();
         KeyGuard.ThrowIfInvalidKey(key);
         using (Enter())
         {
             PutCore(key, value);
         }
 
-        StoreMetrics.Count(StoreMetrics.Writes, Backend);
+        Telemetry.Record(StoreOperation.Put, Backend, started);
     }
 
     /// <inheritdoc />
     public bool Get(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {
         KeyGuard.ThrowIfInvalidKey(key);
+        var started = Telemetry.Start();
         KeyGuard.ThrowIfNull(destination);
         using var call = Enter();
-        StoreMetrics.Count(StoreMetrics.Reads, Backend);
-        return GetCore(key, destination);
+        var found = GetCore(key, destination);
+        Telemetry.Record(StoreOperation.Get, Backend, started);
+        return found;
     }
 
     /// <inheritdoc />
@@ -60,8 +73,10 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     {
         KeyGuard.ThrowIfInvalidKey(key);
         using var call = Enter();
-        StoreMetrics.Count(StoreMetrics.Reads, Backend);
-        return GetCore(key, destination);
+        var started = Telemetry.Start();
+        var length = GetCore(key, destination);
+        Telemetry.Record(StoreOperation.Get, Backend, started);
+        return length;
     }
 
     /// <inheritdoc />
@@ -69,57 +84,66 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     {
         KeyGuard.ThrowIfInvalidKey(key);
         using var call = Enter();
-        StoreMetrics.Count(StoreMetrics.Reads, Backend);
-        return HaveKeyCore(key);
+        var started = Telemetry.Start();
+        var present = HaveKeyCore(key);
+        Telemetry.Record(StoreOperation.HaveKey, Backend, started);
+        return present;
     }
 
     /// <inheritdoc />
     public void Delete(ReadOnlySpan<byte> key)
     {
+        var started = Telemetry.Start();
         KeyGuard.ThrowIfInvalidKey(key);
         using (Enter())
         {
             DeleteCore(key);
         }
 
-        StoreMetrics.Count(StoreMetrics.Writes, Backend);
+        Telemetry.Record(StoreOperation.Delete, Backend, started);
     }
 
     /// <inheritdoc />
     public long DeletePrefix(ReadOnlySpan<byte> prefix)
     {
+        var started = Telemetry.Start();
         KeyGuard.ThrowIfInvalidPrefix(prefix);
         using var call = Enter();
         var removed = KeyOrder.TryGetPrefixEnd(prefix, out var end) ? DeleteRangeCore(prefix, end) : DeleteRangeCore(prefix, default);
-        StoreMetrics.Count(StoreMetrics.Writes, Backend);
+        Telemetry.Record(StoreOperation.DeletePrefix, Backend, started);
         return removed;
     }
 
     /// <inheritdoc />
     public long DeleteRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
     {
+        var started = Telemetry.Start();
         KeyGuard.ThrowIfInvalidRange(start, end);
         using var call = Enter();
         var removed = DeleteRangeCore(start, end);
-        StoreMetrics.Count(StoreMetrics.Writes, Backend);
+        Telemetry.Record(StoreOperation.DeleteRange, Backend, started);
         return removed;
     }
 
     /// <inheritdoc />
     public IKeyValueCursor ScanPrefix(ReadOnlySpan<byte> prefix, bool keysOnly = false)
     {
+        var started = Telemetry.Start();
         using var call = Enter();
-        StoreMetrics.Count(StoreMetrics.Scans, Backend);
-        return KeyOrder.TryGetPrefixEnd(prefix, out var end) ? ScanCore(prefix, end, keysOnly) : ScanCore(prefix, default, keysOnly);
+        var cursor = KeyOrder.TryGetPrefixEnd(prefix, out var end) ? ScanCore(prefix, end, keysOnly) : ScanCore(prefix, default, keysOnly);
+        Telemetry.Record(StoreOperation.Scan, Backend, started);
+        return cursor;
     }
 
     /// <inheritdoc />
     public IKeyValueCursor ScanRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly = false)
     {
+        var started = Telemetry.Start();
         KeyGuard.ThrowIfInvalidRange(start, end);
         using var call = Enter();
-        StoreMetrics.Count(StoreMetrics.Scans, Backend);
-        return ScanCore(start, end, keysOnly);
+        var cursor = ScanCore(start, end, keysOnly);
+        Telemetry.Record(StoreOperation.Scan, Backend, started);
+        return cursor;
     }
 
     /// <inheritdoc />
@@ -142,15 +166,17 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
             return true;
         }
 
+        var started = Telemetry.Start();
+        using var activity = StoreActivities.Start("write", Backend, Path);
         var failed = WriteCore(batch);
+        Telemetry.Record(StoreOperation.Write, Backend, started, succeeded: failed < 0);
         if (failed < 0)
         {
-            StoreMetrics.Count(StoreMetrics.Writes, Backend);
             return true;
         }
 
-        StoreMetrics.Count(StoreMetrics.PreconditionFailures, Backend);
         failure = batch.FailureAt(failed);
+        activity?.SetTag("datastore.precondition_failed", failed);
         return false;
     }
 
@@ -158,7 +184,10 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     public void Compact()
     {
         using var call = Enter();
+        var started = Telemetry.Start();
+        using var activity = StoreActivities.Start("compact", Backend, Path);
         CompactCore();
+        Telemetry.Record(StoreOperation.Compact, Backend, started);
     }
 
     /// <summary>Releases every file, lock and native handle of the store.</summary>
@@ -237,7 +266,6 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     internal IKeyValueCursor ReadWholeStore(bool keysOnly)
     {
         using var call = Enter();
-        StoreMetrics.Count(StoreMetrics.Scans, Backend);
         return ReadWholeStoreCore(keysOnly);
     }
 

@@ -6,7 +6,8 @@ internal static class BackendCatalog
     /// <summary>The assembly-qualified factory of the RocksDB backend, which ships as its own package (ADR 0010).</summary>
     public const string RocksDbFactoryType = "DataStore.RocksDb.RocksDbBackend, DataStore.RocksDb";
 
-    private static readonly Lazy<IBackendFactory?> RocksDb = new(() => PackagedFactory(RocksDbFactoryType));
+    // Type.GetType with the constant inline lets the trimmer and native AOT see which type (and constructor) to keep.
+    private static readonly Lazy<IBackendFactory?> RocksDb = new(() => PackagedFactory(Type.GetType(RocksDbFactoryType, throwOnError: false)));
 
     /// <summary>The factory of <paramref name="backend"/>, or null when this build does not include it.</summary>
     public static IBackendFactory? Find(StoreBackend backend)
@@ -24,14 +25,17 @@ internal static class BackendCatalog
     }
 
     /// <summary>Why <paramref name="backend"/> cannot be opened by this build, for the exception message.</summary>
-    public static string WhyUnavailable(StoreBackend backend) => backend == StoreBackend.RocksDb
-        ? "the RocksDB backend ships as the separate package DataStore.RocksDb; add a reference to it"
-        : "this version of DataStore does not include that backend yet";
+    public static string WhyUnavailable(StoreBackend backend) => backend switch
+    {
+        StoreBackend.RocksDb when RocksDb.Value is null => "the RocksDB backend ships as the separate package DataStore.RocksDb; add a reference to it",
+        StoreBackend.RocksDb => "DataStore.RocksDb is referenced, but RocksDbSharp could not load RocksDB's native library (under native AOT it cannot: it binds the library with runtime code generation)",
+        _ => "this version of DataStore does not include that backend yet",
+    };
 
     /// <summary>Loads a backend that ships in its own package, if the application references that package.</summary>
-    private static IBackendFactory? PackagedFactory(string typeName)
+    private static IBackendFactory? PackagedFactory(
+        [System.Diagnostics.CodeAnalysis.DynamicallyAccessedMembers(System.Diagnostics.CodeAnalysis.DynamicallyAccessedMemberTypes.NonPublicConstructors | System.Diagnostics.CodeAnalysis.DynamicallyAccessedMemberTypes.PublicConstructors)] Type? type)
     {
-        var type = Type.GetType(typeName, throwOnError: false);
         return type is null ? null : Activator.CreateInstance(type, nonPublic: true) as IBackendFactory;
     }
 }

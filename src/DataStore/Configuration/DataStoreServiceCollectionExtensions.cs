@@ -1,29 +1,72 @@
 using DataStore;
+using DataStore.Configuration;
 using Microsoft.Extensions.Configuration;
-using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
 
 namespace Microsoft.Extensions.DependencyInjection;
 
-/// <summary>Registers an <see cref="IKeyValueStore"/> singleton with Microsoft.Extensions.DependencyInjection.</summary>
+/// <summary>Registers stores with Microsoft.Extensions.DependencyInjection and the Generic Host.</summary>
+/// <remarks>
+/// Each registration adds <c>IOptions&lt;DataStoreOptions&gt;</c> (named options for a keyed store), validated at host start
+/// (<c>ValidateOnStart</c>), and a hosted service that opens the store when the host starts, so a bad setting or a store
+/// that cannot be opened fails the start with its own message. The container disposes the store when the host has
+/// stopped, after every hosted service registered later. Without a host the store opens on first resolution.
+/// </remarks>
 public static class DataStoreServiceCollectionExtensions
 {
-    /// <summary>Registers a store whose options bind from <paramref name="section"/> (for example <c>configuration.GetSection("DataStore")</c>).</summary>
-    public static IServiceCollection AddDataStore(this IServiceCollection services, IConfiguration section)
+    /// <summary>Registers an <see cref="IKeyValueStore"/> whose options bind from <paramref name="section"/>, such as <c>configuration.GetSection("DataStore")</c>.</summary>
+    /// <exception cref="InvalidOperationException"><paramref name="section"/> is the root configuration.</exception>
+    public static IServiceCollection AddDataStore(this IServiceCollection services, IConfiguration section) =>
+        services.AddDataStore(Options.Options.DefaultName, section);
+
+    /// <summary>Registers an <see cref="IKeyValueStore"/> configured by <paramref name="configure"/>.</summary>
+    public static IServiceCollection AddDataStore(this IServiceCollection services, Action<DataStoreOptions> configure) =>
+        services.AddDataStore(Options.Options.DefaultName, configure, "code");
+
+    /// <summary>
+    /// Registers a keyed <see cref="IKeyValueStore"/> named <paramref name="name"/> (resolve it with
+    /// <c>[FromKeyedServices("name")]</c>) whose options bind from <paramref name="section"/>.
+    /// </summary>
+    public static IServiceCollection AddKeyedDataStore(this IServiceCollection services, string name, IConfiguration section)
     {
-        ArgumentNullException.ThrowIfNull(section);
-        return services.AddDataStore(options => section.Bind(options));
+        ArgumentException.ThrowIfNullOrEmpty(name);
+        return services.AddDataStore(name, section);
     }
 
-    /// <summary>Registers a store configured by <paramref name="configure"/>; it opens on first use and is disposed with the container.</summary>
-    public static IServiceCollection AddDataStore(this IServiceCollection services, Action<DataStoreOptions> configure)
+    /// <summary>Registers a keyed <see cref="IKeyValueStore"/> named <paramref name="name"/> configured by <paramref name="configure"/>.</summary>
+    public static IServiceCollection AddKeyedDataStore(this IServiceCollection services, string name, Action<DataStoreOptions> configure)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(name);
+        return services.AddDataStore(name, configure, "code");
+    }
+
+    private static IServiceCollection AddDataStore(this IServiceCollection services, string name, IConfiguration section)
+    {
+        ArgumentNullException.ThrowIfNull(section);
+        DataStoreOptionsBinder.ThrowIfRoot(section);
+        var source = $"configuration section '{((IConfigurationSection)section).Path}'";
+        return services.AddDataStore(name, options => DataStoreOptionsBinder.Bind(section, options), source);
+    }
+
+    private static IServiceCollection AddDataStore(this IServiceCollection services, string name, Action<DataStoreOptions> configure, string source)
     {
         ArgumentNullException.ThrowIfNull(services);
         ArgumentNullException.ThrowIfNull(configure);
-        var options = new DataStoreOptions();
-        configure(options);
-        options.Validate();
-        services.AddSingleton<IKeyValueStore>(provider =>
-            KeyValueStore.Open(options, provider.GetService(typeof(ILoggerFactory)) as ILoggerFactory));
+        services.AddOptions<DataStoreOptions>(name).Configure(configure).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<DataStoreOptions>>(new DataStoreOptionsValidator(name, source));
+        services.TryAddKeyedSingleton(name, (provider, _) => new DataStoreHandle(name, provider));
+        if (name == Options.Options.DefaultName)
+        {
+            services.AddSingleton(provider => provider.GetRequiredKeyedService<DataStoreHandle>(name).Store);
+        }
+        else
+        {
+            services.AddKeyedSingleton(name, (provider, _) => provider.GetRequiredKeyedService<DataStoreHandle>(name).Store);
+        }
+
+        services.AddSingleton<IHostedService>(provider => new DataStoreHostedService(provider.GetRequiredKeyedService<DataStoreHandle>(name), provider.GetService<Logging.ILoggerFactory>()));
         return services;
     }
 }

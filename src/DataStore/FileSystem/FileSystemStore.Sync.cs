@@ -40,7 +40,7 @@ internal sealed partial class FileSystemStore
         catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
         {
             Volatile.Write(ref _dirty, 1);
-            _logger.LogWarning(e, "Background sync of the FileSystem store at {Path} failed; will retry", _directory);
+            Diagnostics.StoreLog.BackgroundSyncFailed(_logger, e, StoreBackend.FileSystem, _directory);
         }
     }
 }

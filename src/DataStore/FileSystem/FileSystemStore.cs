@@ -222,7 +222,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
             ThrowIfDisposed();
             if ((_state.Changes & 1) != 0)
             {
-                _logger.LogWarning("Completing a change that a writer of the FileSystem store at {Path} left unfinished", _directory);
+                Diagnostics.StoreLog.CompletingUnfinishedChange(_logger, StoreBackend.FileSystem, _directory);
                 _writer.Recover();
             }
         }

@@ -129,7 +129,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
             }
             catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
             {
-                _logger.LogWarning(e, "Closing the LiteDb store at {Path} failed", _directory);
+                Diagnostics.StoreLog.CloseFailed(_logger, e, StoreBackend.LiteDb, _directory);
             }
             finally
             {
@@ -233,7 +233,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
         {
-            _logger.LogWarning(e, "Background sync of the LiteDB log at {Path} failed; will retry", _directory);
+            Diagnostics.StoreLog.BackgroundSyncFailed(_logger, e, StoreBackend.LiteDb, _directory);
         }
     }
 }

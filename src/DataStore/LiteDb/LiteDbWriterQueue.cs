@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Reflection;
 using LiteDB.Engine;
 
@@ -25,6 +26,12 @@ internal sealed class LiteDbWriterQueue
     }
 
     /// <summary>Finds the queue of <paramref name="engine"/>; throws <see cref="MissingMemberException"/> when this LiteDB build differs.</summary>
+    /// <remarks>The DynamicDependency attributes keep the reflected members in trimmed and native AOT applications.</remarks>
+    [DynamicDependency(DynamicallyAccessedMemberTypes.NonPublicFields, typeof(LiteEngine))]
+    [DynamicDependency(DynamicallyAccessedMemberTypes.NonPublicProperties | DynamicallyAccessedMemberTypes.PublicProperties, "LiteDB.Engine.DiskService", "LiteDB")]
+    [DynamicDependency(DynamicallyAccessedMemberTypes.NonPublicFields | DynamicallyAccessedMemberTypes.PublicFields, "LiteDB.Engine.DiskWriterQueue", "LiteDB")]
+    [DynamicDependency(DynamicallyAccessedMemberTypes.PublicProperties, typeof(Lazy<>))]
+    [UnconditionalSuppressMessage("Trimming", "IL2075", Justification = "The members reached by name are kept by the DynamicDependency attributes above; Lazy<T>.Value is kept by the one on Lazy<>.")]
     public static LiteDbWriterQueue Of(LiteEngine engine)
     {
         const BindingFlags Instance = BindingFlags.Instance | BindingFlags.NonPublic | BindingFlags.Public;

@@ -240,7 +240,7 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
         }
         catch (Exception e) when (e is LmdbException or DataStoreException)
         {
-            _logger.LogWarning(e, "Background sync of the LMDB store at {Path} failed; will retry", Path);
+            Diagnostics.StoreLog.BackgroundSyncFailed(_logger, e, StoreBackend.Lmdb, Path);
         }
     }
 }

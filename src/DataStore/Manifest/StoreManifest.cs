@@ -1,5 +1,4 @@
 using System.Text.Json;
-using System.Text.Json.Serialization;
 
 namespace DataStore.Manifest;
 
@@ -14,13 +13,6 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
 
     /// <summary>The format version this build writes and the newest it can open (2: pairs carry checksums; 1 still opens).</summary>
     public const int CurrentFormatVersion = 2;
-
-    private static readonly JsonSerializerOptions Json = new()
-    {
-        WriteIndented = true,
-        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
-        Converters = { new JsonStringEnumConverter() },
-    };
 
     /// <summary>True when <paramref name="directory"/> holds a manifest, that is, a store.</summary>
     public static bool Exists(string directory) => File.Exists(System.IO.Path.Combine(directory, FileName));
@@ -70,7 +62,7 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
         try
         {
             // The contents are synced before the rename: after a power loss the name must not survive without them.
-            Platform.SyncedFile.WriteData(temporary, JsonSerializer.SerializeToUtf8Bytes(manifest, Json));
+            Platform.SyncedFile.WriteData(temporary, JsonSerializer.SerializeToUtf8Bytes(manifest, ManifestJson.Default.StoreManifest));
             File.Move(temporary, path, overwrite: false);
         }
         catch (IOException) when (File.Exists(path))
@@ -90,7 +82,7 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
     {
         try
         {
-            return JsonSerializer.Deserialize<StoreManifest>(File.ReadAllBytes(path), Json)
+            return JsonSerializer.Deserialize(File.ReadAllBytes(path), ManifestJson.Default.StoreManifest)
                 ?? throw new JsonException("the manifest is empty");
         }
         catch (JsonException e)

@@ -194,7 +194,7 @@ internal sealed class SqliteStore : KeyValueStoreBase
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
         {
-            _logger.LogWarning(e, "Background sync of the SQLite WAL at {Path} failed; will retry", _directory);
+            Diagnostics.StoreLog.BackgroundSyncFailed(_logger, e, StoreBackend.Sqlite, _directory);
         }
     }
 }

@@ -67,7 +67,58 @@ public sealed class DataStoreOptionsBindingTests : IDisposable
     {
         var configuration = new ConfigurationBuilder().AddInMemoryCollection([new("DataStore:Backend", "Sqlight")]).Build();
         var error = Assert.Throws<InvalidOperationException>(() => DataStoreOptions.FromConfiguration(configuration.GetSection("DataStore")));
-        Assert.Contains("Sqlight", error.Message + error.InnerException?.Message);
+        Assert.Contains("DataStore:Backend = 'Sqlight'", error.Message, StringComparison.Ordinal);
+        Assert.Contains("one of Sqlite, InMemory, RocksDb, Lmdb, FileSystem, LiteDb", error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("30", 30_000)]
+    [InlineData("0.5", 500)]
+    [InlineData("00:00:30", 30_000)]
+    [InlineData("1.00:00:00", 86_400_000)]
+    public void Timeout_and_SyncInterval_take_seconds_or_a_duration(string text, double milliseconds)
+    {
+        var configuration = new ConfigurationBuilder().AddInMemoryCollection([new("DataStore:Timeout", text), new("DataStore:SyncInterval", text)]).Build();
+        var options = DataStoreOptions.FromConfiguration(configuration.GetSection("DataStore"));
+        Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), options.Timeout);
+        Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), options.SyncInterval);
+    }
+
+    [Fact]
+    public void An_unreadable_duration_names_the_setting_and_what_it_takes()
+    {
+        var configuration = new ConfigurationBuilder().AddInMemoryCollection([new("DataStore:Timeout", "thirty")]).Build();
+        var error = Assert.Throws<InvalidOperationException>(() => DataStoreOptions.FromConfiguration(configuration.GetSection("DataStore")));
+        Assert.Equal("The DataStore setting DataStore:Timeout = 'thirty' cannot be read: expected a number of seconds or a duration such as 00:00:30.", error.Message);
+    }
+
+    [Fact]
+    public void The_root_configuration_is_refused_so_PATH_never_binds_as_the_store_path()
+    {
+        var list = $"{_directory.Sub("a")}{Path.PathSeparator}{_directory.Sub("b")}";
+        var configuration = new ConfigurationBuilder().AddInMemoryCollection([new("PATH", list)]).Build();
+        var error = Assert.Throws<InvalidOperationException>(() => DataStoreOptions.FromConfiguration(configuration));
+        Assert.Contains("root configuration", error.Message, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetFileSystemEntries(_directory.Path));
+    }
+
+    [Fact]
+    public void A_section_holding_keys_DataStore_does_not_know_is_refused_naming_them()
+    {
+        var configuration = new ConfigurationBuilder().AddInMemoryCollection([new("App:Path", "store"), new("App:Timout", "5"), new("App:Theme", "dark")]).Build();
+        var error = Assert.Throws<InvalidOperationException>(() => DataStoreOptions.FromConfiguration(configuration.GetSection("App")));
+        Assert.Contains("'Timout'", error.Message, StringComparison.Ordinal);
+        Assert.Contains("'Theme'", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_path_list_is_refused_and_creates_nothing()
+    {
+        var list = $"{_directory.Sub("a")}{Path.PathSeparator}{_directory.Sub("b")}";
+        var error = Assert.Throws<ArgumentException>(() => KeyValueStore.Open(new DataStoreOptions { Path = list }));
+        Assert.Equal("Path", error.ParamName);
+        Assert.Contains("one directory", error.Message, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetFileSystemEntries(_directory.Path));
     }
 
     [Theory]

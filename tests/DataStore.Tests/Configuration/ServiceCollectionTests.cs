@@ -26,9 +26,11 @@ public sealed class ServiceCollectionTests : IDisposable
     }
 
     [Fact]
-    public void AddDataStore_with_invalid_options_fails_at_registration()
+    public void AddDataStore_with_invalid_options_fails_on_resolution_naming_the_setting()
     {
-        Assert.Throws<ArgumentException>(() => new ServiceCollection().AddDataStore(o => o.Path = ""));
+        using var provider = new ServiceCollection().AddDataStore(o => o.Path = "").BuildServiceProvider();
+        var error = Assert.Throws<Microsoft.Extensions.Options.OptionsValidationException>(() => provider.GetRequiredService<IKeyValueStore>());
+        Assert.Contains("setting Path of the DataStore, from code", error.Message, StringComparison.Ordinal);
     }
 
     public void Dispose() => _directory.Dispose();

@@ -60,6 +60,8 @@ internal sealed class FaultyStore : IKeyValueStore
 
     public void Dispose() => _inner.Dispose();
 
+    public ValueTask DisposeAsync() => _inner.DisposeAsync();
+
     private sealed class FaultyCursor(IKeyValueCursor inner, int failAfter) : IKeyValueCursor
     {
         private int _seen;

@@ -1,0 +1,19 @@
+using Microsoft.Extensions.Options;
+
+namespace DataStore.Configuration;
+
+/// <summary>Validates one registration's <see cref="DataStoreOptions"/>, reporting every bad setting with where it came from.</summary>
+internal sealed class DataStoreOptionsValidator(string registration, string source) : IValidateOptions<DataStoreOptions>
+{
+    public ValidateOptionsResult Validate(string? name, DataStoreOptions options)
+    {
+        if (!string.Equals(name ?? Options.DefaultName, registration, StringComparison.Ordinal))
+        {
+            return ValidateOptionsResult.Skip;
+        }
+
+        var store = registration.Length == 0 ? "the DataStore" : $"the DataStore '{registration}'";
+        var problems = options.FindProblems().Select(problem => $"{problem.Message} (setting {problem.Setting} of {store}, from {source})").ToList();
+        return problems.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(problems);
+    }
+}
