@@ -86,7 +86,7 @@ internal static unsafe class LmdbLibrary
             var other => "linux-" + other.ToString().ToLowerInvariant(),
         };
         var directories = new List<string> { AppContext.BaseDirectory };
-        var assemblyDirectory = System.IO.Path.GetDirectoryName(typeof(LmdbLibrary).Assembly.Location);
+        var assemblyDirectory = AssemblyDirectory();
         if (!string.IsNullOrEmpty(assemblyDirectory) && !directories.Contains(assemblyDirectory))
         {
             directories.Add(assemblyDirectory);
@@ -98,6 +98,11 @@ internal static unsafe class LmdbLibrary
             yield return System.IO.Path.Combine(directory, LinuxFileName);
         }
     }
+
+    // Where DataStore.dll was loaded from, when that is not the application's directory (a plugin, a test host).
+    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("SingleFile", "IL3000",
+        Justification = "In a single-file app the location is empty and AppContext.BaseDirectory, searched first, is the answer.")]
+    private static string? AssemblyDirectory() => System.IO.Path.GetDirectoryName(typeof(LmdbLibrary).Assembly.Location);
 
     // Keeps the library only when it is the LMDB version the file format needs.
     private static nint Checked(nint handle, string path)
