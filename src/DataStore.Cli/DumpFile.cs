@@ -1,6 +1,6 @@
 namespace DataStore.Cli;
 
-/// <summary>Writes a new dump file whole or not at all: a hidden temporary file beside it, synced, then renamed into place.</summary>
+/// <summary>Writes a new dump file whole or not at all: a hidden temporary file beside it, synced, renamed into place, then its directory synced.</summary>
 internal static class DumpFile
 {
     /// <summary>Runs <paramref name="write"/> on a new file that becomes <paramref name="path"/> only when it succeeds; on failure or cancellation nothing is left.</summary>
@@ -19,6 +19,7 @@ internal static class DumpFile
             }
 
             File.Move(temporary, full, overwrite: false);
+            DataStore.Platform.DirectorySync.Sync(Path.GetDirectoryName(full)!); // the new name survives a power loss too
             return result;
         }
         catch (DirectoryNotFoundException)

@@ -2,8 +2,8 @@ namespace DataStore.Backup;
 
 /// <summary>
 /// Online copies of a store: checks the destination, lets the backend write its consistent copy
-/// (<see cref="KeyValueStoreBase.BackupCore"/>) on a thread-pool thread, makes it durable, and removes a partial copy
-/// when anything fails or the caller cancels.
+/// (<see cref="KeyValueStoreBase.BackupCore"/>) into a hidden sibling directory on a thread-pool thread, makes it
+/// durable and renames it into place; removes the partial copy when anything fails or the caller cancels.
 /// </summary>
 internal static class StoreBackup
 {
@@ -24,21 +24,32 @@ internal static class StoreBackup
     {
         var throttle = new ProgressThrottle(progress);
         throttle.ReportNow(new StoreProgress(StorePhase.BackingUp, 0, 0, null, null));
-        var created = !Directory.Exists(destination);
+        var parent = System.IO.Path.GetDirectoryName(destination)
+            ?? throw new ArgumentException($"The backup destination '{destination}' has no parent directory to build the copy beside.", nameof(destination));
+        var staging = System.IO.Path.Combine(parent, $".{System.IO.Path.GetFileName(destination)}.backup-{Guid.NewGuid().ToString("N")[..8]}");
         try
         {
             StoreFiles.Guard(store.Path, store.Backend, () =>
             {
-                Directory.CreateDirectory(destination);
-                store.BackupCore(destination, throttle, cancellationToken);
+                // Built beside the destination and renamed in once durable: a process killed part-way (or a power
+                // loss) leaves a hidden directory, never a partial copy at the destination that opens as a store.
+                Directory.CreateDirectory(staging);
+                store.BackupCore(staging, throttle, cancellationToken);
                 cancellationToken.ThrowIfCancellationRequested();
-                BackupFiles.SyncTree(destination);
+                BackupFiles.SyncTree(staging);
+                if (Directory.Exists(destination))
+                {
+                    Directory.Delete(destination); // empty: CheckDestination refused anything else
+                }
+
+                Directory.Move(staging, destination);
+                Platform.DirectorySync.Sync(parent);
                 return 0;
             });
         }
         catch
         {
-            RemovePartial(destination, created);
+            RemoveStaging(staging);
             throw;
         }
 
@@ -72,31 +83,18 @@ internal static class StoreBackup
         return destination;
     }
 
-    private static void RemovePartial(string destination, bool created)
+    private static void RemoveStaging(string staging)
     {
         try
         {
-            if (created)
+            if (Directory.Exists(staging))
             {
-                Directory.Delete(destination, recursive: true);
-                return;
-            }
-
-            foreach (var entry in new DirectoryInfo(destination).EnumerateFileSystemInfos())
-            {
-                if (entry is DirectoryInfo directory)
-                {
-                    directory.Delete(recursive: true);
-                }
-                else
-                {
-                    entry.Delete();
-                }
+                Directory.Delete(staging, recursive: true);
             }
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
-            // The original failure matters more; what is left is an incomplete directory the caller can delete.
+            // The original failure matters more; what is left is a hidden directory whose name says what it was.
         }
     }
 }

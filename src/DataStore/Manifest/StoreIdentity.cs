@@ -23,34 +23,11 @@ internal sealed class StoreIdentity : IDisposable
     /// <exception cref="StoreFormatException">Engine files without a manifest, or a store whose data file is missing or empty.</exception>
     public static StoreIdentity Establish(string directory, DataStoreOptions options)
     {
-        var requested = options.Backend ?? StoreBackend.Sqlite;
-        StoreCreationLock? creating = null;
-        if (!StoreManifest.Exists(directory))
-        {
-            ThrowIfOrphanedFiles(directory, requested);
-            if (options.CreateIfMissing)
-            {
-                Directory.CreateDirectory(directory);
-                creating = StoreCreationLock.Enter(directory, requested, options.Timeout);
-            }
-        }
-
+        var creating = StoreManifest.Exists(directory) ? null : BeginCreation(directory, options);
         try
         {
-            if (creating is not null && StoreManifest.Exists(directory))
-            {
-                creating.Dispose(); // another process created it while this one waited
-                creating = null;
-            }
-            else if (creating is not null)
-            {
-                ThrowIfOrphanedFiles(directory, requested);
-                StoreCreationLock.MarkCreating(directory);
-            }
-
             var manifest = StoreManifest.OpenOrCreate(directory, options);
             creating ??= ResumeOrThrowIfDataMissing(directory, manifest.Backend, options.Timeout);
-
             return new StoreIdentity(directory, manifest, creating);
         }
         catch
@@ -79,6 +56,40 @@ internal sealed class StoreIdentity : IDisposable
     {
         _creating?.Dispose();
         _creating = null;
+    }
+
+    /// <summary>
+    /// Takes the creation lock and marks the creation; null when creating is not allowed (the manifest's reader then
+    /// says there is no store) or another process created the store while this one waited.
+    /// </summary>
+    private static StoreCreationLock? BeginCreation(string directory, DataStoreOptions options)
+    {
+        var requested = options.Backend ?? StoreBackend.Sqlite;
+        ThrowIfOrphanedFiles(directory, requested); // before anything is written into the directory
+        if (!options.CreateIfMissing)
+        {
+            return null;
+        }
+
+        Directory.CreateDirectory(directory);
+        var creating = StoreCreationLock.Enter(directory, requested, options.Timeout);
+        try
+        {
+            if (StoreManifest.Exists(directory))
+            {
+                creating.Dispose();
+                return null;
+            }
+
+            ThrowIfOrphanedFiles(directory, requested);
+            StoreCreationLock.MarkCreating(directory);
+            return creating;
+        }
+        catch
+        {
+            creating.Dispose();
+            throw;
+        }
     }
 
     /// <summary>A directory with no manifest but another store's files is a store that lost its manifest: never create one over it.</summary>

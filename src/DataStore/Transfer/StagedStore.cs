@@ -11,7 +11,7 @@ namespace DataStore.Transfer;
 /// <remarks>
 /// The rename is safe because no backend records its own directory inside the store (checked by the tests in
 /// Transfer/StoreRenameTests). Writes go in with relaxed durability; <see cref="Commit"/> closes the store (which
-/// syncs it), syncs its file system, renames, and syncs the parent directory.
+/// syncs it), syncs its files (<c>BackupFiles.SyncTree</c>), renames, and syncs the parent directory.
 /// </remarks>
 internal sealed class StagedStore : IDisposable
 {
@@ -107,7 +107,7 @@ internal sealed class StagedStore : IDisposable
             Store.Dispose();
             StoreFiles.Guard(FinalPath, Backend, () =>
             {
-                FileSystemSync.Sync(TemporaryPath);
+                Backup.BackupFiles.SyncTree(TemporaryPath); // syncfs on Linux and macOS, each file on Windows
                 ThrowIfOccupied(FinalPath, Backend);
                 if (Directory.Exists(FinalPath))
                 {

@@ -38,6 +38,20 @@ public abstract class StoreIdentityContract : StoreContract
         Assert.Equal(Keys, StoreAssert.Scan(store, [], keysOnly: true).Count);
     }
 
+    [Fact]
+    public void An_emptied_manifest_opened_without_a_backend_is_Corrupt_and_names_the_backend_whose_files_are_there()
+    {
+        RequireCapability(StoreCapabilities.SelfDescribing | StoreCapabilities.Persistent, Rule);
+        Fill();
+        File.WriteAllBytes(Path.Combine(StorePath, "datastore.json"), []); // what a power loss did before the manifest was synced
+
+        var error = Assert.Throws<StoreFormatException>(() => KeyValueStore.Open(StorePath));
+
+        Assert.Equal(StoreFailure.Corrupt, error.Cause);
+        Assert.Equal(Backend, error.Backend);
+        Assert.StartsWith($"{Backend} store at", error.Message, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData(true)]
     [InlineData(false)]

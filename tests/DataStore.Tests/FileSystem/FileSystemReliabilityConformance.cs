@@ -11,3 +11,8 @@ public sealed class FileSystemKillRoundsContract : KillRoundsContract
 {
     protected override StoreBackend Backend => StoreBackend.FileSystem;
 }
+
+public sealed class FileSystemKillMaintenanceContract : KillMaintenanceContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}

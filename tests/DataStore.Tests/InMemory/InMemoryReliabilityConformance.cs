@@ -11,3 +11,8 @@ public sealed class InMemoryKillRoundsContract : KillRoundsContract
 {
     protected override StoreBackend Backend => StoreBackend.InMemory;
 }
+
+public sealed class InMemoryKillMaintenanceContract : KillMaintenanceContract
+{
+    protected override StoreBackend Backend => StoreBackend.InMemory;
+}

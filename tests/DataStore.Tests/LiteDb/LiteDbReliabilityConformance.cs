@@ -11,3 +11,8 @@ public sealed class LiteDbKillRoundsContract : KillRoundsContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 }
+
+public sealed class LiteDbKillMaintenanceContract : KillMaintenanceContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}

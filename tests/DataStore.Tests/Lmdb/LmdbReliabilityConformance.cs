@@ -11,3 +11,8 @@ public sealed class LmdbKillRoundsContract : KillRoundsContract
 {
     protected override StoreBackend Backend => StoreBackend.Lmdb;
 }
+
+public sealed class LmdbKillMaintenanceContract : KillMaintenanceContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}

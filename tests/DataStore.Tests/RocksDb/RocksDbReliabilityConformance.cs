@@ -11,3 +11,8 @@ public sealed class RocksDbKillRoundsContract : KillRoundsContract
 {
     protected override StoreBackend Backend => StoreBackend.RocksDb;
 }
+
+public sealed class RocksDbKillMaintenanceContract : KillMaintenanceContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}

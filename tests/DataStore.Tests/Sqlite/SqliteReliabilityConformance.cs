@@ -11,3 +11,8 @@ public sealed class SqliteKillRoundsContract : KillRoundsContract
 {
     protected override StoreBackend Backend => StoreBackend.Sqlite;
 }
+
+public sealed class SqliteKillMaintenanceContract : KillMaintenanceContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
