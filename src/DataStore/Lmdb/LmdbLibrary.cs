@@ -85,18 +85,8 @@ internal static unsafe class LmdbLibrary
             Architecture.Arm64 => "linux-arm64",
             var other => "linux-" + other.ToString().ToLowerInvariant(),
         };
-        var directories = new List<string> { AppContext.BaseDirectory };
-        var assemblyDirectory = System.IO.Path.GetDirectoryName(typeof(LmdbLibrary).Assembly.Location);
-        if (!string.IsNullOrEmpty(assemblyDirectory) && !directories.Contains(assemblyDirectory))
-        {
-            directories.Add(assemblyDirectory);
-        }
-
-        foreach (var directory in directories)
-        {
-            yield return System.IO.Path.Combine(directory, "runtimes", rid, "native", LinuxFileName);
-            yield return System.IO.Path.Combine(directory, LinuxFileName);
-        }
+        yield return System.IO.Path.Combine(AppContext.BaseDirectory, "runtimes", rid, "native", LinuxFileName);
+        yield return System.IO.Path.Combine(AppContext.BaseDirectory, LinuxFileName);
     }
 
     // Keeps the library only when it is the LMDB version the file format needs.
