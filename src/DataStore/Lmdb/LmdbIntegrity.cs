@@ -3,7 +3,8 @@ using System.Security.Cryptography;
 namespace DataStore.Lmdb;
 
 /// <summary>
-/// LMDB's file has no checksums (0.9), so the check walks every record with a cursor in one read transaction (LMDB
+/// LMDB's file has no checksums, so the check first walks both trees with our own bounds-checked page reader
+/// (<see cref="Files.LmdbPageCheck"/>), then walks every record with a cursor in one read transaction (LMDB
 /// reports damaged pages it meets on the way), checks the keys ascend, compares the count with <c>mdb_stat</c>'s, and checks each long-key
 /// record of ADR 0007: a 490-byte slot whose value holds a whole key longer than 480 bytes that starts with the slot's
 /// prefix and hashes to the slot's hash.
@@ -31,6 +32,13 @@ internal static unsafe class LmdbIntegrity
         var txn = env.BeginRead(errors, out var seat);
         try
         {
+            // Our own reader first: LMDB's cursor would abort the process on some of the damage it reports.
+            if (Files.LmdbPageCheck.FindDamage(env.Directory, System.IO.Path.Combine(env.Directory, LmdbEnvironment.DataFile), cancellationToken) is { } damage)
+            {
+                problems.Add(damage);
+                return problems;
+            }
+
             errors.Check(LmdbNative.Stat(txn, env.Dbi, out var stat), "reading the database statistics");
             errors.Check(LmdbNative.CursorOpen(txn, env.Dbi, out var cursor), "opening a cursor");
             long walked = 0;

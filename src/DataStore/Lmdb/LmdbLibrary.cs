@@ -18,9 +18,6 @@ internal static unsafe class LmdbLibrary
     private const int Minor = 0;
     private static int _installed;
 
-    /// <summary>Why no library loaded, for the backend's "unavailable" message; empty once one has.</summary>
-    public static string Problem { get; private set; } = "";
-
     /// <summary>Routes the backend's <c>lmdb</c> imports through <see cref="Resolve"/> (once per process).</summary>
     public static void InstallResolver()
     {
@@ -39,13 +36,6 @@ internal static unsafe class LmdbLibrary
         }
     }
 
-    /// <summary>The loaded library's format, such as "LMDB 1.0".</summary>
-    public static string Format()
-    {
-        _ = LmdbNative.Version(out var major, out var minor, out _);
-        return $"LMDB {major}.{minor}";
-    }
-
     private static nint Resolve(string name, Assembly assembly, DllImportSearchPath? searchPath)
     {
         if (name != "lmdb")
@@ -55,14 +45,14 @@ internal static unsafe class LmdbLibrary
 
         if (!OperatingSystem.IsLinux())
         {
-            return NativeLibrary.TryLoad(name, assembly, searchPath, out var handle) ? Checked(handle, name) : 0;
+            return NativeLibrary.TryLoad(name, assembly, searchPath, out var handle) ? Checked(handle) : 0;
         }
 
         foreach (var path in LinuxCandidates())
         {
             if (File.Exists(path) && NativeLibrary.TryLoad(path, out var handle))
             {
-                return Checked(handle, path);
+                return Checked(handle);
             }
         }
 
@@ -70,11 +60,10 @@ internal static unsafe class LmdbLibrary
         // own probing by the unique file name, which no system library carries.
         if (NativeLibrary.TryLoad(LinuxFileName, assembly, DllImportSearchPath.AssemblyDirectory, out var probed))
         {
-            return Checked(probed, LinuxFileName);
+            return Checked(probed);
         }
 
-        Problem = $"{LinuxFileName} for {RuntimeInformation.RuntimeIdentifier} was not found beside the application (looked in {string.Join(", ", LinuxCandidates())}).";
-        return 0;
+        return 0; // the backend is then unavailable on this machine
     }
 
     private static IEnumerable<string> LinuxCandidates()
@@ -85,32 +74,16 @@ internal static unsafe class LmdbLibrary
             Architecture.Arm64 => "linux-arm64",
             var other => "linux-" + other.ToString().ToLowerInvariant(),
         };
-        var directories = new List<string> { AppContext.BaseDirectory };
-        var assemblyDirectory = AssemblyDirectory();
-        if (!string.IsNullOrEmpty(assemblyDirectory) && !directories.Contains(assemblyDirectory))
-        {
-            directories.Add(assemblyDirectory);
-        }
-
-        foreach (var directory in directories)
-        {
-            yield return System.IO.Path.Combine(directory, "runtimes", rid, "native", LinuxFileName);
-            yield return System.IO.Path.Combine(directory, LinuxFileName);
-        }
+        yield return System.IO.Path.Combine(AppContext.BaseDirectory, "runtimes", rid, "native", LinuxFileName);
+        yield return System.IO.Path.Combine(AppContext.BaseDirectory, LinuxFileName);
     }
 
-    // Where DataStore.dll was loaded from, when that is not the application's directory (a plugin, a test host).
-    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("SingleFile", "IL3000",
-        Justification = "In a single-file app the location is empty and AppContext.BaseDirectory, searched first, is the answer.")]
-    private static string? AssemblyDirectory() => System.IO.Path.GetDirectoryName(typeof(LmdbLibrary).Assembly.Location);
-
     // Keeps the library only when it is the LMDB version the file format needs.
-    private static nint Checked(nint handle, string path)
+    private static nint Checked(nint handle)
     {
         if (!NativeLibrary.TryGetExport(handle, "mdb_version", out var export))
         {
             NativeLibrary.Free(handle);
-            Problem = $"{path} is not an LMDB library (it has no mdb_version).";
             return 0;
         }
 
@@ -119,11 +92,9 @@ internal static unsafe class LmdbLibrary
         if (major != Major || minor != Minor)
         {
             NativeLibrary.Free(handle);
-            Problem = $"{path} is LMDB {major}.{minor}.{patch}; DataStore needs LMDB {Major}.{Minor}.";
             return 0;
         }
 
-        Problem = "";
         return handle;
     }
 }

@@ -42,7 +42,56 @@ public sealed class LmdbTruncatedFileTests : IDisposable
         Assert.Contains($"{record} is damaged", output);
     }
 
+    [Fact]
+    public void A_file_that_ends_before_its_last_free_pages_still_opens()
+    {
+        // LMDB's meta page records the last page ever used; pages freed since need not be in the file (LMDB does
+        // not write a page that was freed in the transaction that made it). Shortening the file by exactly its
+        // trailing free pages makes such a file; it must open with every pair.
+        var path = StoreWithPairs();
+        using (var store = KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = StoreBackend.Lmdb }))
+        {
+            store.DeletePrefix("key/"u8);
+            store.Put("after/1"u8, "1"u8);
+            store.Put("after/2"u8, "2"u8);
+        }
+
+        var dataFile = Path.Combine(path, "store.lmdb");
+        var (firstTrailingFree, pageSize, lastPage) = TrailingFreePages(path, dataFile);
+        Assert.True(firstTrailingFree <= lastPage, $"the store should end in free pages (last page {lastPage})");
+        using (var file = new FileStream(dataFile, FileMode.Open))
+        {
+            file.SetLength(checked((long)firstTrailingFree * pageSize));
+        }
+
+        var (exitCode, output) = ChildProcess.Run(["count", path, "Lmdb", "-", ""]);
+        Assert.True(exitCode == 0, $"expected the store to open, got exit {exitCode}: {output}");
+        Assert.Contains("COUNT 2", output);
+    }
+
     public void Dispose() => _directory.Dispose();
+
+    // The first page of the run of free pages that ends at the meta page's last page (lastPage + 1 when none).
+    private static (ulong First, int PageSize, ulong LastPage) TrailingFreePages(string path, string dataFile)
+    {
+        using var file = LmdbDataFile.Open(path, dataFile);
+        var free = new HashSet<ulong>();
+        new LmdbTreeReader(file).Walk(file.Meta.Free, "free-page", (_, list) =>
+        {
+            var count = System.Buffers.Binary.BinaryPrimitives.ReadUInt64LittleEndian(list);
+            for (var i = 1; i <= (int)count; i++)
+            {
+                free.Add(System.Buffers.Binary.BinaryPrimitives.ReadUInt64LittleEndian(list[(i * 8)..]));
+            }
+        });
+        var first = file.Meta.LastPage + 1;
+        while (free.Contains(first - 1))
+        {
+            first--;
+        }
+
+        return (first, file.Meta.PageSize, file.Meta.LastPage);
+    }
 
     // A store of about 250 KB: 2,000 pairs with 100-byte values.
     private string StoreWithPairs()

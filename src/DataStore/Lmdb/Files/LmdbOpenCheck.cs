@@ -44,6 +44,9 @@ internal static class LmdbOpenCheck
         }
 
         CheckSize(file);
+        var reader = new LmdbTreeReader(file);
+        reader.CheckRoot(file.Meta.Main, "main");
+        reader.CheckRoot(file.Meta.Free, "free-page");
         return file.Meta.Layout;
     }
 

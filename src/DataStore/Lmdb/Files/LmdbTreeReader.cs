@@ -43,6 +43,23 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
         }
     }
 
+    /// <summary>Checks that the root page of <paramref name="tree"/> lies inside the file and is of the kind its depth needs.</summary>
+    public void CheckRoot(LmdbTree tree, string name)
+    {
+        if (tree.IsEmpty)
+        {
+            return;
+        }
+
+        var page = file.ReadPages(tree.Root, 1, $"the root page of its {name} tree");
+        var flags = BinaryPrimitives.ReadUInt16LittleEndian(page.AsSpan(_layout.FlagsOffset));
+        var expected = tree.Depth > 1 ? BranchPage : LeafPage;
+        if ((flags & (BranchPage | LeafPage | OverflowPage)) != expected)
+        {
+            throw file.Damage($"the root page {tree.Root} of its {name} tree, {tree.Depth} levels deep, should be a {(expected == LeafPage ? "leaf" : "branch")} page but has flags 0x{flags:x}");
+        }
+    }
+
     private void Visit(ulong pageNumber, int level, int depth, string name, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit, CancellationToken cancellationToken)
     {
         cancellationToken.ThrowIfCancellationRequested();

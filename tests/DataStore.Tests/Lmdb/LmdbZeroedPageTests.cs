@@ -1,0 +1,84 @@
+using System.Buffers.Binary;
+using DataStore.Lmdb.Files;
+
+namespace DataStore.Tests.Lmdb;
+
+/// <summary>
+/// A page of the data file zeroed (issue 20 item 3, issue 23 item 6): LMDB aborts the process on it (its
+/// <c>IS_LEAF</c> assertion), so what can be checked before LMDB trusts a page is: the root pages at open, and every
+/// page of both trees in verify, with our own reader. Run in child processes, where an abort shows as exit 134.
+/// </summary>
+public sealed class LmdbZeroedPageTests : IDisposable
+{
+    private readonly TemporaryDirectory _directory = new();
+
+    [Fact]
+    public void Verify_reports_a_zeroed_leaf_page_naming_the_file_instead_of_aborting()
+    {
+        var path = StoreWithPairs();
+        var dataFile = Path.Combine(path, "store.lmdb");
+        ZeroPage(dataFile, FirstLeaf(path, dataFile));
+
+        var (exitCode, output) = ChildProcess.Run(["check-integrity", path, "Lmdb"]);
+        Assert.True(exitCode == 1, $"expected the check to report damage (exit 1), got exit {exitCode}: {output}");
+        Assert.Contains("PROBLEM ", output);
+        Assert.Contains($"the LMDB data file {dataFile} is damaged", output);
+    }
+
+    [Fact]
+    public void Opening_a_store_whose_root_page_is_zeroed_is_a_corrupt_error_naming_the_file()
+    {
+        var path = StoreWithPairs();
+        var dataFile = Path.Combine(path, "store.lmdb");
+        ZeroPage(dataFile, Meta(path, dataFile).Main.Root);
+
+        var (exitCode, output) = ChildProcess.Run(["count", path, "Lmdb", "-", ""]);
+        Assert.True(exitCode == 3, $"expected a DataStoreException (exit 3), got exit {exitCode}: {output}");
+        Assert.Contains("ERROR Corrupt StoreFormatException", output);
+        Assert.Contains($"{dataFile} is damaged", output);
+    }
+
+    public void Dispose() => _directory.Dispose();
+
+    private static LmdbMeta Meta(string path, string dataFile)
+    {
+        using var file = LmdbDataFile.Open(path, dataFile);
+        return file.Meta;
+    }
+
+    // The main tree's first leaf: the first child of its root branch page (LMDB 1.0: 24-byte page header, node
+    // offsets counted from its end; a branch node's child is mn_lo | mn_hi << 16 | mn_flags << 32).
+    private static ulong FirstLeaf(string path, string dataFile)
+    {
+        var meta = Meta(path, dataFile);
+        Assert.True(meta.Main.Depth == 2, $"the test store should be two levels deep, LMDB made it {meta.Main.Depth}");
+        var bytes = File.ReadAllBytes(dataFile);
+        var root = checked((int)meta.Main.Root * meta.PageSize);
+        var node = root + 24 + BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(root + 24));
+        return BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(node)) |
+            ((ulong)BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(node + 2)) << 16) |
+            ((ulong)BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(node + 4)) << 32);
+    }
+
+    private static void ZeroPage(string dataFile, ulong page)
+    {
+        using var file = new FileStream(dataFile, FileMode.Open);
+        file.Position = checked((long)page * 4096);
+        file.Write(new byte[4096]);
+    }
+
+    // 2,000 pairs with 100-byte values: a root branch page over about 60 leaves.
+    private string StoreWithPairs()
+    {
+        var path = _directory.Sub("store");
+        using var store = KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = StoreBackend.Lmdb });
+        var batch = new WriteBatch();
+        for (var i = 0; i < 2_000; i++)
+        {
+            batch.Put(System.Text.Encoding.ASCII.GetBytes($"key/{i:D5}"), new byte[100]);
+        }
+
+        store.Write(batch);
+        return path;
+    }
+}
