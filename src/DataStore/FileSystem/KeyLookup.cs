@@ -42,6 +42,7 @@ internal static class KeyLookup
         Span<byte> path = size <= 1024 ? stackalloc byte[size] : new byte[size];
         Span<byte> name = stackalloc byte[KeyNames.MaxNameLength];
         var hashed = KeyNames.IsHashed(rest);
+        var damaged = false; // a damaged file in a hashed chain may be this key's: not "absent" (ADR 0014)
         for (slot = 0; ; slot++)
         {
             var pathZ = path[..node.FilePath(name[..KeyNames.Write(rest, slot, name)], path)];
@@ -53,7 +54,7 @@ internal static class KeyLookup
             var status = KeyFile.Read(pathZ, mode == Mode.Value, out var stored, out value);
             if (status == ReadStatus.Missing || (status == ReadStatus.Found && stored.SequenceEqual(key)))
             {
-                return status;
+                return status == ReadStatus.Missing && damaged ? ReadStatus.Damaged : status;
             }
 
             if (!hashed)
@@ -61,6 +62,8 @@ internal static class KeyLookup
                 value = default;
                 return ReadStatus.Damaged;
             }
+
+            damaged |= status == ReadStatus.Damaged;
         }
     }
 
@@ -74,6 +77,7 @@ internal static class KeyLookup
             var fd = (int)directory.DangerousGetHandle();
             Span<byte> name = stackalloc byte[KeyNames.MaxNameLength + 1];
             var hashed = KeyNames.IsHashed(rest);
+            var damaged = false;
             for (slot = 0; ; slot++)
             {
                 var length = KeyNames.Write(rest, slot, name);
@@ -87,7 +91,7 @@ internal static class KeyLookup
                 var file = PosixFile.OpenReadAt(fd, nameZ);
                 if (file < 0)
                 {
-                    return ReadStatus.Missing;
+                    return damaged ? ReadStatus.Damaged : ReadStatus.Missing;
                 }
 
                 var status = KeyFile.ReadAndClose(file, mode == Mode.Value, out var stored, out value);
@@ -101,6 +105,8 @@ internal static class KeyLookup
                     value = default;
                     return ReadStatus.Damaged;
                 }
+
+                damaged |= status == ReadStatus.Damaged;
             }
         }
         finally
