@@ -18,7 +18,11 @@ internal sealed partial class FileSystemStore
         });
 
     internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) =>
-        UnderSharedLock("checking integrity", () => FileSystemIntegrity.CheckLocked(_directory, _maxEntries, cancellationToken));
+        FileSystemIntegrity.Check(_directory, _maxEntries, step => UnderSharedLock("checking integrity", () =>
+        {
+            step();
+            return 0;
+        }), cancellationToken);
 
     /// <summary>Reads the whole store in chunks, each under the shared lock, letting writers in between (see <see cref="ChunkedCursor"/>).</summary>
     internal override IKeyValueCursor ReadWholeStoreCore(bool keysOnly) => new ChunkedCursor((from, chunk) => ReadChunk(from, chunk, keysOnly));
