@@ -20,17 +20,17 @@ for case in alone count export verify backup load; do
   dotnet "$HOST" worst-put "$STORE" FileSystem Relaxed 25 "$interval" >"$DIR/writer.txt" &
   writer=$!
   sleep 3
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   case $case in
-    count) dotnet "$CLI" count --store "$STORE" >/dev/null ;;
-    export) dotnet "$CLI" export --store "$STORE" "$DIR/dump" >/dev/null ;;
-    verify) dotnet "$CLI" verify --store "$STORE" >/dev/null || true ;;
-    backup) dotnet "$CLI" backup --store "$STORE" "$DIR/backup" >/dev/null ;;
+    count) dotnet "$CLI" count --store "$STORE" >/dev/null 2>&1 ;;
+    export) dotnet "$CLI" export --store "$STORE" "$DIR/dump" >/dev/null 2>&1 ;;
+    verify) dotnet "$CLI" verify --store "$STORE" >/dev/null 2>&1 || true ;;
+    backup) dotnet "$CLI" backup --store "$STORE" "$DIR/backup" >/dev/null 2>&1 ;;
   esac
-  took=$(echo "$(date +%s.%N) - $start" | bc)
+  took=$(( ($(date +%s%N) - start) / 1000000 ))
   wait "$writer"
   rm -rf "$DIR/dump" "$DIR/backup"
   set -- $(grep PUTS "$DIR/writer.txt")
   # PUTS n median x ms p99 y ms worst z ms over100 k
-  printf '| %s | %.1f s | %s | %s ms | %s ms | %s ms | %s |\n' "$case" "$took" "$2" "$4" "$7" "${10}" "${13}"
+  printf '| %s | %s ms | %s | %s ms | %s ms | %s ms | %s |\n' "$case" "$took" "$2" "$4" "$7" "${10}" "${13}"
 done

@@ -3,8 +3,9 @@ using System.Text;
 namespace DataStore.FileSystem;
 
 /// <summary>
-/// Checks a FileSystem store's files, one directory at a time under the shared lock with no change in progress
-/// (writers get in between directories; a leaf split after it was checked is not checked again): every key file parses
+/// Checks a FileSystem store's files in steps (one directory's listing, then 256 of its key files), each under the
+/// shared lock with no change in progress, so writers get in between (a key written after its directory was listed,
+/// or moved by a later split, is not checked; one deleted meanwhile is skipped): every key file parses
 /// and passes its checksum, holds a key that starts with its directory's prefix and is named after that key; split
 /// directories hold only their marker, their own key and child directories; no leaf holds more than the limit; no
 /// journal, pending split or temporary file is left over.
@@ -12,6 +13,9 @@ namespace DataStore.FileSystem;
 internal static class FileSystemIntegrity
 {
     private const int MaxProblems = 100;
+
+    /// <summary>Key files checked per hold of the shared lock (a leaf holds up to 4,096).</summary>
+    private const int FilesPerStep = 256;
 
     /// <summary>
     /// Checks the store, running each step (the leftovers, then one directory) through <paramref name="underLock"/>,
@@ -26,7 +30,14 @@ internal static class FileSystemIntegrity
         while (pending.TryPop(out var node) && problems.Count < MaxProblems)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            underLock(() => CheckDirectory(node, maxEntries, pending, problems));
+            var keyFiles = new List<(string Path, string Name)>();
+            underLock(() => CheckDirectory(node, maxEntries, pending, keyFiles, problems));
+            for (var first = 0; first < keyFiles.Count; first += FilesPerStep)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                var slice = keyFiles.GetRange(first, Math.Min(FilesPerStep, keyFiles.Count - first));
+                underLock(() => slice.ForEach(file => CheckKeyFile(file.Path, file.Name, node.Prefix, problems)));
+            }
         }
 
         return problems;
@@ -50,7 +61,8 @@ internal static class FileSystemIntegrity
         }
     }
 
-    private static void CheckDirectory((string Path, byte[] Prefix) node, int maxEntries, Stack<(string Path, byte[] Prefix)> pending, List<string> problems)
+    private static void CheckDirectory((string Path, byte[] Prefix) node, int maxEntries, Stack<(string Path, byte[] Prefix)> pending,
+        List<(string Path, string Name)> keyFileList, List<string> problems)
     {
         var split = File.Exists(System.IO.Path.Combine(node.Path, KeyNames.SplitMarker));
         var keyFiles = 0;
@@ -70,7 +82,7 @@ internal static class FileSystemIntegrity
             else if (entry.Name[0] == 'k' && (!split || entry.Name == "k"))
             {
                 keyFiles++;
-                CheckKeyFile(entry.FullName, entry.Name, node.Prefix, problems);
+                keyFileList.Add((entry.FullName, entry.Name));
             }
             else if (!(split && entry.Name == KeyNames.SplitMarker))
             {
@@ -87,6 +99,11 @@ internal static class FileSystemIntegrity
     private static void CheckKeyFile(string path, string name, byte[] prefix, List<string> problems)
     {
         var status = KeyFile.Read(Encoding.UTF8.GetBytes(path + "\0"), withValue: true, out var key, out _);
+        if (status == ReadStatus.Missing)
+        {
+            return; // deleted by a writer since its directory was listed
+        }
+
         if (status != ReadStatus.Found)
         {
             problems.Add($"Key file '{path}' is {(status == ReadStatus.Damaged ? "damaged (short, wrong header or failed checksum)" : "unreadable")}; its key reads as absent.");

@@ -7,6 +7,9 @@ internal sealed partial class FileSystemStore
     /// <summary>A whole-store read holds the shared lock for at most about this long at a time (writers wait no longer).</summary>
     private const int ChunkMilliseconds = 20;
     private const int ChunkPairs = 4096;
+
+    /// <summary>A chunk takes at least this many pairs (memory allowing), as each chunk lists its leaf again.</summary>
+    private const int ChunkMinimumPairs = 256;
     private const int ChunkBytes = 1 << 18;
 
     /// <summary>Copies the store under its shared lock (writers wait; see <see cref="FileSystemBackup"/>).</summary>
@@ -36,7 +39,7 @@ internal sealed partial class FileSystemStore
             var complete = TreeWalker.Walk(_layout.Root, from, [], keysOnly, (key, value) =>
             {
                 chunk.Add(key, value);
-                if (chunk.Count < ChunkPairs && chunk.Bytes < ChunkBytes && Stopwatch.GetTimestamp() < deadline)
+                if (chunk.Count < ChunkPairs && chunk.Bytes < ChunkBytes && (chunk.Count < ChunkMinimumPairs || Stopwatch.GetTimestamp() < deadline))
                 {
                     return true;
                 }
