@@ -5,10 +5,10 @@ namespace DataStore.Cli;
 /// <summary>Counts keys and sizes a store's directory, for <c>count</c> and <c>info</c>.</summary>
 internal static class StoreStatistics
 {
-    /// <summary>How many keys start with <paramref name="prefix"/> (a keys-only scan).</summary>
+    /// <summary>How many keys start with <paramref name="prefix"/> (a keys-only scan; every key: the whole-store read, which lets writers in).</summary>
     public static long CountKeys(IKeyValueStore store, ReadOnlySpan<byte> prefix)
     {
-        using var cursor = store.ScanPrefix(prefix, keysOnly: true);
+        using var cursor = prefix.IsEmpty ? DataStore.Transfer.WholeStore.Read(store, keysOnly: true) : store.ScanPrefix(prefix, keysOnly: true);
         long count = 0;
         while (cursor.MoveNext())
         {

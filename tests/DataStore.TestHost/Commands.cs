@@ -54,6 +54,7 @@ internal static class Commands
             "fill-and-hang" => CrashCommands.FillAndHang(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             "read-all" => CrashCommands.ReadAll(store),
             "fill-bench" => TransferCommands.FillBench(store, int.Parse(rest[0])),
+            "worst-put" => WorstPut.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "export-dump" => TransferCommands.Export(store, rest[0]),
             "check-integrity" => IntegrityCheck.Run(store),
             _ => Unknown(args[0]),

@@ -3,7 +3,9 @@ using System.Text;
 namespace DataStore.FileSystem;
 
 /// <summary>
-/// Checks a FileSystem store's files, holding the shared lock with no change in progress: every key file parses
+/// Checks a FileSystem store's files in steps (one directory's listing, then 256 of its key files), each under the
+/// shared lock with no change in progress, so writers get in between (a key written after its directory was listed,
+/// or moved by a later split, is not checked; one deleted meanwhile is skipped): every key file parses
 /// and passes its checksum, holds a key that starts with its directory's prefix and is named after that key; split
 /// directories hold only their marker, their own key and child directories; no leaf holds more than the limit; no
 /// journal, pending split or temporary file is left over.
@@ -12,9 +14,37 @@ internal static class FileSystemIntegrity
 {
     private const int MaxProblems = 100;
 
-    public static IReadOnlyList<string> CheckLocked(string store, int maxEntries, CancellationToken cancellationToken)
+    /// <summary>Key files checked per hold of the shared lock (a leaf holds up to 4,096).</summary>
+    private const int FilesPerStep = 256;
+
+    /// <summary>
+    /// Checks the store, running each step (the leftovers, then one directory) through <paramref name="underLock"/>,
+    /// which holds the shared lock for that step only, so writers get in between directories.
+    /// </summary>
+    public static IReadOnlyList<string> Check(string store, int maxEntries, Action<Action> underLock, CancellationToken cancellationToken)
     {
         var problems = new List<string>();
+        underLock(() => CheckLeftovers(store, problems));
+        var pending = new Stack<(string Path, byte[] Prefix)>();
+        pending.Push((System.IO.Path.Combine(store, "data"), []));
+        while (pending.TryPop(out var node) && problems.Count < MaxProblems)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var keyFiles = new List<(string Path, string Name)>();
+            underLock(() => CheckDirectory(node, maxEntries, pending, keyFiles, problems));
+            for (var first = 0; first < keyFiles.Count; first += FilesPerStep)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                var slice = keyFiles.GetRange(first, Math.Min(FilesPerStep, keyFiles.Count - first));
+                underLock(() => slice.ForEach(file => CheckKeyFile(file.Path, file.Name, node.Prefix, problems)));
+            }
+        }
+
+        return problems;
+    }
+
+    private static void CheckLeftovers(string store, List<string> problems)
+    {
         foreach (var leftover in new[] { BatchJournal.FileName, LeafSplitter.PendingFile })
         {
             if (File.Exists(System.IO.Path.Combine(store, leftover)))
@@ -29,50 +59,51 @@ internal static class FileSystemIntegrity
         {
             problems.Add($"{stale} temporary file(s) are left over in tmp/ from a writer that stopped (Compact removes them).");
         }
+    }
 
-        var pending = new Stack<(string Path, byte[] Prefix)>();
-        pending.Push((System.IO.Path.Combine(store, "data"), []));
-        while (pending.TryPop(out var node) && problems.Count < MaxProblems)
+    private static void CheckDirectory((string Path, byte[] Prefix) node, int maxEntries, Stack<(string Path, byte[] Prefix)> pending,
+        List<(string Path, string Name)> keyFileList, List<string> problems)
+    {
+        var split = File.Exists(System.IO.Path.Combine(node.Path, KeyNames.SplitMarker));
+        var keyFiles = 0;
+        foreach (var entry in new DirectoryInfo(node.Path).EnumerateFileSystemInfos())
         {
-            cancellationToken.ThrowIfCancellationRequested();
-            var split = File.Exists(System.IO.Path.Combine(node.Path, KeyNames.SplitMarker));
-            var keyFiles = 0;
-            foreach (var entry in new DirectoryInfo(node.Path).EnumerateFileSystemInfos())
+            if (entry is DirectoryInfo)
             {
-                if (entry is DirectoryInfo)
+                if (split && KeyNames.TryParseChild(entry.Name, out var b))
                 {
-                    if (split && KeyNames.TryParseChild(entry.Name, out var b))
-                    {
-                        pending.Push((entry.FullName, [.. node.Prefix, b]));
-                    }
-                    else
-                    {
-                        problems.Add($"Directory '{entry.FullName}' does not belong in the key tree.");
-                    }
+                    pending.Push((entry.FullName, [.. node.Prefix, b]));
                 }
-                else if (entry.Name[0] == 'k' && (!split || entry.Name == "k"))
+                else
                 {
-                    keyFiles++;
-                    CheckKeyFile(entry.FullName, entry.Name, node.Prefix, problems);
-                }
-                else if (!(split && entry.Name == KeyNames.SplitMarker))
-                {
-                    problems.Add($"File '{entry.FullName}' does not belong in the key tree.");
+                    problems.Add($"Directory '{entry.FullName}' does not belong in the key tree.");
                 }
             }
-
-            if (!split && keyFiles > maxEntries)
+            else if (entry.Name[0] == 'k' && (!split || entry.Name == "k"))
             {
-                problems.Add($"Directory '{node.Path}' holds {keyFiles} keys, more than the limit of {maxEntries}.");
+                keyFiles++;
+                keyFileList.Add((entry.FullName, entry.Name));
+            }
+            else if (!(split && entry.Name == KeyNames.SplitMarker))
+            {
+                problems.Add($"File '{entry.FullName}' does not belong in the key tree.");
             }
         }
 
-        return problems;
+        if (!split && keyFiles > maxEntries)
+        {
+            problems.Add($"Directory '{node.Path}' holds {keyFiles} keys, more than the limit of {maxEntries}.");
+        }
     }
 
     private static void CheckKeyFile(string path, string name, byte[] prefix, List<string> problems)
     {
         var status = KeyFile.Read(Encoding.UTF8.GetBytes(path + "\0"), withValue: true, out var key, out _);
+        if (status == ReadStatus.Missing)
+        {
+            return; // deleted by a writer since its directory was listed
+        }
+
         if (status != ReadStatus.Found)
         {
             problems.Add($"Key file '{path}' is {(status == ReadStatus.Damaged ? "damaged (short, wrong header or failed checksum)" : "unreadable")}; its key reads as absent.");

@@ -7,6 +7,9 @@ internal sealed partial class FileSystemStore
     /// <summary>A whole-store read holds the shared lock for at most about this long at a time (writers wait no longer).</summary>
     private const int ChunkMilliseconds = 20;
     private const int ChunkPairs = 4096;
+
+    /// <summary>A chunk takes at least this many pairs (memory allowing), as each chunk lists its leaf again.</summary>
+    private const int ChunkMinimumPairs = 256;
     private const int ChunkBytes = 1 << 18;
 
     /// <summary>Copies the store under its shared lock (writers wait; see <see cref="FileSystemBackup"/>).</summary>
@@ -18,7 +21,11 @@ internal sealed partial class FileSystemStore
         });
 
     internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) =>
-        UnderSharedLock("checking integrity", () => FileSystemIntegrity.CheckLocked(_directory, _maxEntries, cancellationToken));
+        FileSystemIntegrity.Check(_directory, _maxEntries, step => UnderSharedLock("checking integrity", () =>
+        {
+            step();
+            return 0;
+        }), cancellationToken);
 
     /// <summary>Reads the whole store in chunks, each under the shared lock, letting writers in between (see <see cref="ChunkedCursor"/>).</summary>
     internal override IKeyValueCursor ReadWholeStoreCore(bool keysOnly) => new ChunkedCursor((from, chunk) => ReadChunk(from, chunk, keysOnly));
@@ -32,7 +39,7 @@ internal sealed partial class FileSystemStore
             var complete = TreeWalker.Walk(_layout.Root, from, [], keysOnly, (key, value) =>
             {
                 chunk.Add(key, value);
-                if (chunk.Count < ChunkPairs && chunk.Bytes < ChunkBytes && Stopwatch.GetTimestamp() < deadline)
+                if (chunk.Count < ChunkPairs && chunk.Bytes < ChunkBytes && (chunk.Count < ChunkMinimumPairs || Stopwatch.GetTimestamp() < deadline))
                 {
                     return true;
                 }

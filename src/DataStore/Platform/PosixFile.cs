@@ -12,8 +12,15 @@ internal static unsafe partial class PosixFile
     private const int NotDirectory = 20; // ENOTDIR
     private const int Interrupted = 4;
     private const int AccessDenied = 13;
+    private const int NotPermitted = 1; // EPERM: O_NOATIME on a file another user owns
 
     private static readonly int ReadOnlyCloseOnExec = OperatingSystem.IsLinux() ? 0x80000 : 0x1000000;
+
+    /// <summary>
+    /// Reads also ask for O_NOATIME on Linux: with <c>relatime</c> the first read of each freshly written file
+    /// dirties its inode, and a whole-store read then loads the next fsync (a Relaxed put's) with every one of them.
+    /// </summary>
+    private static readonly int ReadOnlyNoAccessTime = OperatingSystem.IsLinux() ? ReadOnlyCloseOnExec | 0x40000 : ReadOnlyCloseOnExec;
 
     /// <summary>Opens the file for reading; -1 when it (or a directory on its path) does not exist.</summary>
     public static int OpenRead(ReadOnlySpan<byte> pathZ)
@@ -22,7 +29,12 @@ internal static unsafe partial class PosixFile
         {
             while (true)
             {
-                var fd = Open(path, ReadOnlyCloseOnExec);
+                var fd = Open(path, ReadOnlyNoAccessTime);
+                if (fd < 0 && Marshal.GetLastPInvokeError() == NotPermitted)
+                {
+                    fd = Open(path, ReadOnlyCloseOnExec);
+                }
+
                 if (fd >= 0)
                 {
                     return fd;
@@ -52,7 +64,12 @@ internal static unsafe partial class PosixFile
         {
             while (true)
             {
-                var fd = OpenAt(directory, name, ReadOnlyCloseOnExec);
+                var fd = OpenAt(directory, name, ReadOnlyNoAccessTime);
+                if (fd < 0 && Marshal.GetLastPInvokeError() == NotPermitted)
+                {
+                    fd = OpenAt(directory, name, ReadOnlyCloseOnExec);
+                }
+
                 if (fd >= 0)
                 {
                     return fd;

@@ -1,0 +1,36 @@
+#!/bin/sh
+# How long a FileSystem store's writer waits (issue 23 item 11): an app puts a new key every 10 ms while each
+# read-only CLI command runs beside it on a store of KEYS keys, then a load of back-to-back single puts
+# (directory splits included). Prints the writer's median, p99 and worst Put per case.
+# Usage (after `dotnet build DataStore.sln -c Release`): tests/DataStore.TestHost/filesystem-writer-stalls.sh [KEYS]
+set -eu
+KEYS=${1:-200000}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HOST="$ROOT/tests/DataStore.TestHost/bin/Release/net10.0/DataStore.TestHost.dll"
+CLI="$ROOT/src/DataStore.Cli/bin/Release/net10.0/DataStore.Cli.dll"
+DIR=$(mktemp -d)
+STORE="$DIR/store"
+trap 'rm -rf "$DIR"' EXIT
+dotnet "$HOST" fill-bench "$STORE" FileSystem Relaxed "$KEYS" >/dev/null
+echo "| case | command took | puts | median | p99 | worst | puts over 100 ms |"
+echo "|---|---|---|---|---|---|---|"
+for case in alone count export verify backup load; do
+  interval=10
+  [ "$case" = load ] && interval=0
+  dotnet "$HOST" worst-put "$STORE" FileSystem Relaxed 25 "$interval" >"$DIR/writer.txt" &
+  writer=$!
+  sleep 3
+  start=$(date +%s%N)
+  case $case in
+    count) dotnet "$CLI" count --store "$STORE" >/dev/null 2>&1 ;;
+    export) dotnet "$CLI" export --store "$STORE" "$DIR/dump" >/dev/null 2>&1 ;;
+    verify) dotnet "$CLI" verify --store "$STORE" >/dev/null 2>&1 || true ;;
+    backup) dotnet "$CLI" backup --store "$STORE" "$DIR/backup" >/dev/null 2>&1 ;;
+  esac
+  took=$(( ($(date +%s%N) - start) / 1000000 ))
+  wait "$writer"
+  rm -rf "$DIR/dump" "$DIR/backup"
+  set -- $(grep PUTS "$DIR/writer.txt")
+  # PUTS n median x ms p99 y ms worst z ms over100 k
+  printf '| %s | %s ms | %s | %s ms | %s ms | %s ms | %s |\n' "$case" "$took" "$2" "$4" "$7" "${10}" "${13}"
+done
