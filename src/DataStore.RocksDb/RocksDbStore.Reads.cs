@@ -51,15 +51,10 @@ internal sealed unsafe partial class RocksDbStore
         return found == 0 ? -1 : checked((int)length);
     }
 
-    protected override bool HaveKeyCore(ReadOnlySpan<byte> key)
-    {
-        return Exists(key);
-    }
+    protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Exists(key);
 
-    protected override IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly)
-    {
-        return new RocksDbCursor(this, start, end, keysOnly);
-    }
+    protected override IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly) =>
+        new RocksDbCursor(this, start, end, keysOnly);
 
     /// <summary>True when the key is present; reads without copying the value (a Get into an empty buffer).</summary>
     internal bool Exists(ReadOnlySpan<byte> key)

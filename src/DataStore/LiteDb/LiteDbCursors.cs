@@ -1,6 +1,6 @@
 namespace DataStore.LiteDb;
 
-/// <summary>The store's open cursors: Compact waits for them to close (it swaps the engine), Dispose closes them.</summary>
+/// <summary>The store's open cursors, which Dispose closes.</summary>
 internal sealed class LiteDbCursors
 {
     private readonly HashSet<IKeyValueCursor> _open = [];
@@ -19,26 +19,6 @@ internal sealed class LiteDbCursors
         {
             _open.Add(cursor);
         }
-    }
-
-    /// <summary>Waits up to <paramref name="timeout"/> for every cursor to be disposed; false if some stay open.</summary>
-    /// <remarks>The caller holds the write lock, so no scan starts meanwhile.</remarks>
-    public bool WaitUntilNone(TimeSpan timeout)
-    {
-        var deadline = DateTime.UtcNow + timeout;
-        lock (_open)
-        {
-            while (_open.Count > 0)
-            {
-                var left = deadline - DateTime.UtcNow;
-                if (left <= TimeSpan.Zero || (!Monitor.Wait(_open, left) && _open.Count > 0))
-                {
-                    return false;
-                }
-            }
-        }
-
-        return true;
     }
 
     /// <summary>Disposes every open cursor; their owners' next MoveNext throws <see cref="ObjectDisposedException"/>.</summary>
@@ -62,7 +42,6 @@ internal sealed class LiteDbCursors
         lock (_open)
         {
             _open.Remove(cursor);
-            Monitor.PulseAll(_open);
         }
     }
 }

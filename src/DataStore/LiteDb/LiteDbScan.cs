@@ -4,11 +4,13 @@ namespace DataStore.LiteDb;
 /// The LiteDB side of a scan, on a thread of its own: LiteDB binds a transaction (and its read lock) to the thread
 /// that began it, while a cursor may be used, and disposed, from any thread. The thread begins a read transaction
 /// (the scan's snapshot, taken under the store's write lock so both collections show the same commit), reads
-/// pairs in batches when the cursor asks, and ends the transaction when the cursor closes.
+/// pairs in batches when the cursor asks, and ends the transaction when the cursor closes. Each call into LiteDB
+/// takes its turn at the store's <see cref="LiteDbEngineGate"/>, and the scan holds one of its slots while it lives.
 /// </summary>
 internal sealed class LiteDbScan
 {
     private readonly object _gate = new();
+    private readonly LiteDbEngineGate _engine;
     private readonly byte[] _start;
     private readonly byte[] _end;
     private readonly bool _keysOnly;
@@ -22,12 +24,15 @@ internal sealed class LiteDbScan
     private LiteDbScanReader? _reader; // owned by the scan thread
 
     /// <summary>Starts the scan's thread and waits for its snapshot and first batch; <paramref name="table"/> is asked for under the write lock (Compact replaces it).</summary>
-    public LiteDbScan(Func<LiteDbTable> table, ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly, Action<Action> underWriteLock)
+    /// <exception cref="StoreTimeoutException">No scan slot came free within the timeout.</exception>
+    public LiteDbScan(LiteDbEngineGate engine, Func<LiteDbTable> table, ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly, Action<Action> underWriteLock)
     {
+        _engine = engine;
         _start = start.ToArray();
         _end = end.ToArray();
         _keysOnly = keysOnly;
         _thread = new Thread(() => Run(table, underWriteLock)) { IsBackground = true, Name = "DataStore LiteDb scan" };
+        engine.EnterScan(); // given back as the thread ends
         _thread.Start();
         _firstBatch = Take(out _);
     }
@@ -103,16 +108,24 @@ internal sealed class LiteDbScan
         {
             underWriteLock(() =>
             {
+                using var turn = _engine.Engine();
                 var current = table();
                 engine = current.Engine;
                 began = engine.BeginTrans();
+                _engine.SnapshotOpened();
                 current.Touch();
                 _reader = new LiteDbScanReader(current, _start, _end, _keysOnly);
             });
 
             while (true)
             {
-                var batch = _reader!.Fill(out var last);
+                List<KeyValuePair<byte[], byte[]>> batch;
+                bool last;
+                using (_engine.Engine())
+                {
+                    batch = _reader!.Fill(out last);
+                }
+
                 lock (_gate)
                 {
                     _batch = batch;
@@ -156,6 +169,7 @@ internal sealed class LiteDbScan
         finally
         {
             End(engine, began);
+            _engine.ExitScan();
         }
     }
 
@@ -172,6 +186,7 @@ internal sealed class LiteDbScan
     // Ends the reader and the read transaction. An engine that met damage closes itself, and then these throw too.
     private void End(LiteDB.Engine.LiteEngine? engine, bool began)
     {
+        using var turn = _engine.Engine();
         try
         {
             _reader?.Dispose();
@@ -183,6 +198,13 @@ internal sealed class LiteDbScan
         catch (Exception e)
         {
             Fail(e);
+        }
+        finally
+        {
+            if (began)
+            {
+                _engine.SnapshotClosed();
+            }
         }
     }
 }

@@ -8,7 +8,8 @@ internal sealed partial class LiteDbStore
     {
         using (_writeLock.Enter())
         {
-            if (!_cursors.WaitUntilNone(_timeout))
+            // Every scan's snapshot, also one whose cursor is not handed out yet, must end before the engine is replaced.
+            if (!_engine.WaitUntilNoSnapshots())
             {
                 throw new StoreTimeoutException(_directory, StoreBackend.LiteDb, _timeout,
                     $"Compact waited {_timeout.TotalSeconds:0.###} s for open scans to be disposed; dispose scans before compacting, or retry.");
@@ -16,6 +17,7 @@ internal sealed partial class LiteDbStore
 
             Guarded("Compact", () =>
             {
+                using var turn = _engine.Engine();
                 var compacted = _db.Compact(_directory, _keys);
                 compacted.Table.RequireChecksums = _db.Table.RequireChecksums;
                 _db = compacted;
@@ -35,6 +37,7 @@ internal sealed partial class LiteDbStore
         {
             Guarded("Backing up", () =>
             {
+                using var turn = _engine.Engine();
                 _db.CopyInto(destination, _keys, documents => progress?.Report(new StoreProgress(StorePhase.BackingUp, documents, 0, null, null)), cancellationToken);
                 return 0;
             });
@@ -52,7 +55,7 @@ internal sealed partial class LiteDbStore
         var hold = LiteDbWriterHold.Take(_writeLock);
         var cursor = new LiteDbWholeRead(
             hold,
-            start => new LiteDbScan(() => _db.Table, start, default, keysOnly, static action => action()),
+            start => new LiteDbScan(_engine, () => _db.Table, start, default, keysOnly, static action => action()),
             e => LiteDbErrors.IsStoreFailure(e) ? _errors.Translate(e, "Reading the whole store") : e,
             _cursors.Forget);
         _cursors.Track(cursor);
@@ -64,7 +67,11 @@ internal sealed partial class LiteDbStore
     {
         using (_writeLock.Enter())
         {
-            return Guarded("Checking integrity", () => LiteDbIntegrity.Check(_db, cancellationToken));
+            return Guarded("Checking integrity", () =>
+            {
+                using var turn = _engine.Engine();
+                return LiteDbIntegrity.Check(_db, cancellationToken);
+            });
         }
     }
 }

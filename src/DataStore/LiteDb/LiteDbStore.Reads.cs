@@ -2,7 +2,7 @@ using System.Buffers;
 
 namespace DataStore.LiteDb;
 
-// Point reads: no lock, read again when Compact replaced the engine or an overwrite removed a value's chunks.
+// Point reads: one turn at the engine gate each; read again when Compact replaced the engine or an overwrite removed a value's chunks.
 internal sealed partial class LiteDbStore
 {
     private const int GetAttempts = 100;
@@ -68,13 +68,14 @@ internal sealed partial class LiteDbStore
 
     protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Read(_db, key, "HaveKey", static (table, key) => table.Contains(key.First));
 
-    // Point reads take no lock; a read that fails because Compact replaced the engine under it runs again.
+    // A read that fails because Compact replaced the engine under it runs again.
     private T Read<T>(LiteDbEngine db, ReadOnlySpan<byte> key, string operation, Func<LiteDbTable, LiteDbSpans, T> read)
     {
         while (true)
         {
             try
             {
+                using var turn = _engine.Engine();
                 return read(db.Table, new LiteDbSpans(key, default));
             }
             catch (Exception e) when (LiteDbErrors.IsStoreFailure(e) || e is ObjectDisposedException)
@@ -106,6 +107,7 @@ internal sealed partial class LiteDbStore
         bool copied;
         try
         {
+            using var turn = _engine.Engine();
             copied = db.Table.TryCopyValue(doc, destination);
         }
         catch (Exception e) when ((LiteDbErrors.IsStoreFailure(e) || e is ObjectDisposedException) && !ReferenceEquals(db, _db) && !IsDisposed)

@@ -24,6 +24,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
     private readonly Durability _durability;
     private readonly TimeSpan _timeout;
     private readonly LiteDbErrors _errors;
+    private readonly LiteDbEngineGate _engine;
     private readonly LiteDbKeys _keys;
     private readonly ILogger _logger;
     private readonly LiteDbProcessLock _processLock;
@@ -37,6 +38,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
         _timeout = options.Timeout;
         _writeLock = new StoreWriterLock(this, options.Timeout);
         _errors = new LiteDbErrors(directory);
+        _engine = new LiteDbEngineGate(directory, options.Timeout);
         _keys = keys;
         _logger = logger;
         _processLock = processLock;
@@ -98,7 +100,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
         LiteDbScan scan;
         try
         {
-            scan = new LiteDbScan(() => _db.Table, start, end, keysOnly, UnderWriteLock);
+            scan = new LiteDbScan(_engine, () => _db.Table, start, end, keysOnly, UnderWriteLock);
         }
         catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
         {
@@ -125,6 +127,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
             _cursors.CloseAll();
             try
             {
+                using var turn = _engine.Engine();
                 _db.Dispose();
             }
             catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
@@ -165,22 +168,25 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
             var db = _db;
             try
             {
-                db.Engine.BeginTrans();
-                try
+                using (_engine.Engine())
                 {
-                    result = body(db, state);
-                    if (isBatch && result >= 0)
+                    db.Engine.BeginTrans();
+                    try
                     {
-                        db.Engine.Rollback();
-                        return result;
-                    }
+                        result = body(db, state);
+                        if (isBatch && result >= 0)
+                        {
+                            db.Engine.Rollback();
+                            return result;
+                        }
 
-                    db.Engine.Commit();
-                }
-                catch
-                {
-                    Rollback(db.Engine);
-                    throw;
+                        db.Engine.Commit();
+                    }
+                    catch
+                    {
+                        Rollback(db.Engine);
+                        throw;
+                    }
                 }
 
                 ticket = db.Committed();

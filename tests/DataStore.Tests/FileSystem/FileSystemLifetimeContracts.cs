@@ -2,7 +2,7 @@ using DataStore.Tests.Conformance;
 
 namespace DataStore.Tests.FileSystem;
 
-// Dispose races and timeouts (issue 23, items 8 and 9), run on FileSystem.
+// Dispose races, timeouts and many threads on a large store (issue 23 items 8 and 9, issue 20 part 6), run on FileSystem.
 
 public sealed class FileSystemDisposeRaceContract : DisposeRaceContract
 {
@@ -10,6 +10,11 @@ public sealed class FileSystemDisposeRaceContract : DisposeRaceContract
 }
 
 public sealed class FileSystemTimeoutContract : TimeoutContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}
+
+public sealed class FileSystemLargeStoreThreadsContract : LargeStoreThreadsContract
 {
     protected override StoreBackend Backend => StoreBackend.FileSystem;
 }

@@ -2,7 +2,7 @@ using DataStore.Tests.Conformance;
 
 namespace DataStore.Tests.LiteDb;
 
-// Dispose races and timeouts (issue 23, items 8 and 9), run on LiteDb.
+// Dispose races, timeouts and many threads on a large store (issue 23 items 8 and 9, issue 20 part 6), run on LiteDb.
 
 public sealed class LiteDbDisposeRaceContract : DisposeRaceContract
 {
@@ -10,6 +10,11 @@ public sealed class LiteDbDisposeRaceContract : DisposeRaceContract
 }
 
 public sealed class LiteDbTimeoutContract : TimeoutContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}
+
+public sealed class LiteDbLargeStoreThreadsContract : LargeStoreThreadsContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 }

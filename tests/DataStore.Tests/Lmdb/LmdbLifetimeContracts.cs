@@ -2,7 +2,7 @@ using DataStore.Tests.Conformance;
 
 namespace DataStore.Tests.Lmdb;
 
-// Dispose races and timeouts (issue 23, items 8 and 9), run on Lmdb.
+// Dispose races, timeouts and many threads on a large store (issue 23 items 8 and 9, issue 20 part 6), run on Lmdb.
 
 public sealed class LmdbDisposeRaceContract : DisposeRaceContract
 {
@@ -10,6 +10,11 @@ public sealed class LmdbDisposeRaceContract : DisposeRaceContract
 }
 
 public sealed class LmdbTimeoutContract : TimeoutContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}
+
+public sealed class LmdbLargeStoreThreadsContract : LargeStoreThreadsContract
 {
     protected override StoreBackend Backend => StoreBackend.Lmdb;
 }

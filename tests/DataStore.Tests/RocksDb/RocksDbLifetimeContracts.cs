@@ -2,7 +2,7 @@ using DataStore.Tests.Conformance;
 
 namespace DataStore.Tests.RocksDb;
 
-// Dispose races and timeouts (issue 23, items 8 and 9), run on RocksDb.
+// Dispose races, timeouts and many threads on a large store (issue 23 items 8 and 9, issue 20 part 6), run on RocksDb.
 
 public sealed class RocksDbDisposeRaceContract : DisposeRaceContract
 {
@@ -10,6 +10,11 @@ public sealed class RocksDbDisposeRaceContract : DisposeRaceContract
 }
 
 public sealed class RocksDbTimeoutContract : TimeoutContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+public sealed class RocksDbLargeStoreThreadsContract : LargeStoreThreadsContract
 {
     protected override StoreBackend Backend => StoreBackend.RocksDb;
 }

@@ -2,7 +2,7 @@ using DataStore.Tests.Conformance;
 
 namespace DataStore.Tests.Sqlite;
 
-// Dispose races and timeouts (issue 23, items 8 and 9), run on Sqlite.
+// Dispose races, timeouts and many threads on a large store (issue 23 items 8 and 9, issue 20 part 6), run on Sqlite.
 
 public sealed class SqliteDisposeRaceContract : DisposeRaceContract
 {
@@ -10,6 +10,11 @@ public sealed class SqliteDisposeRaceContract : DisposeRaceContract
 }
 
 public sealed class SqliteTimeoutContract : TimeoutContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
+
+public sealed class SqliteLargeStoreThreadsContract : LargeStoreThreadsContract
 {
     protected override StoreBackend Backend => StoreBackend.Sqlite;
 }
