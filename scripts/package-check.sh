@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 
 feed="$PWD/artifacts/packages"
-version=$(sed -n 's:.*<Version>\(.*\)</Version>.*:\1:p' src/Directory.Build.props | head -1)
+# A local pack gets a version of its own (0.1.0-local.<UTC time>): NuGet caches extracted packages by id and
+# version, so re-packing the same number would be shadowed by an earlier run's copy.
+version="$(sed -n 's:.*<Version>\(.*\)</Version>.*:\1:p' src/Directory.Build.props | head -1)-local.$(date -u +%Y%m%d%H%M%S)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 step() { echo "package-check: $*"; }
@@ -16,18 +18,13 @@ step() { echo "package-check: $*"; }
 rm -rf "$feed"
 # --no-build reuses the Release build of `dotnet test DataStore.sln -c Release` when it ran first.
 no_build=${PACKAGE_CHECK_NO_BUILD:-}
-dotnet pack DataStore.sln -c Release -o "$feed" $no_build -nologo -v quiet
+dotnet pack DataStore.sln -c Release -o "$feed" $no_build -nologo -v quiet -p:Version="$version"
 for package in DataStore DataStore.RocksDb DataStore.Cli; do
   test -f "$feed/$package.$version.nupkg" && test -f "$feed/$package.$version.snupkg"
 done
 step "packed $(cd "$feed" && ls *.nupkg | tr '\n' ' ')"
 
-# NuGet keeps extracted packages by id and version: drop this version's earlier extraction so the
-# consumer and the tool get the packages just packed, not a stale copy from an earlier run.
 packages=$(dotnet nuget locals global-packages --list | sed 's/^global-packages: //')
-for package in datastore datastore.rocksdb datastore.cli; do
-  rm -rf "$packages/$package/$version"
-done
 
 # A clean consumer: its own Directory.Build.props, no central package management, the local feed.
 consumer="$work/consumer"

@@ -5,7 +5,7 @@ using Microsoft.Extensions.Options;
 
 namespace DataStore.Configuration;
 
-/// <summary>One registered store: opens it once (at host start, or on first resolution without a host) and owns it.</summary>
+/// <summary>One registered store: opens it once (at host start, or on first resolution) and owns it.</summary>
 internal sealed class DataStoreHandle(string name, IServiceProvider provider) : IAsyncDisposable, IDisposable
 {
     private readonly Lazy<IKeyValueStore> _store = new(() => Open(name, provider), LazyThreadSafetyMode.ExecutionAndPublication);
@@ -28,7 +28,14 @@ internal sealed class DataStoreHandle(string name, IServiceProvider provider) : 
 
     private static IKeyValueStore Open(string name, IServiceProvider provider)
     {
-        var options = provider.GetRequiredService<IOptionsMonitor<DataStoreOptions>>().Get(name);
+        // Every registered store's options first: a bad setting of any store fails before this one creates files.
+        var monitor = provider.GetRequiredService<IOptionsMonitor<DataStoreOptions>>();
+        foreach (var registration in provider.GetServices<DataStoreRegistration>())
+        {
+            _ = monitor.Get(registration.Name);
+        }
+
+        var options = monitor.Get(name);
         return KeyValueStore.Open(options, provider.GetService<ILoggerFactory>(), provider.GetService<IMeterFactory>());
     }
 }

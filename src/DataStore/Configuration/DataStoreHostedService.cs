@@ -1,4 +1,5 @@
 using DataStore.Diagnostics;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
@@ -6,22 +7,31 @@ using Microsoft.Extensions.Logging.Abstractions;
 namespace DataStore.Configuration;
 
 /// <summary>
-/// Opens a registered store while the host starts (before any hosted service's <c>StartAsync</c>), so a store that cannot
-/// be opened fails the start with its own <see cref="DataStoreException"/> instead of failing later inside a resolution.
+/// Opens every registered store while the host starts (before any hosted service's <c>StartAsync</c>), so a store that
+/// cannot be opened fails the start with its own <see cref="DataStoreException"/> instead of failing later inside a
+/// resolution. (A hosted service that takes a store in its constructor opens it earlier, when the host resolves the
+/// hosted services; <see cref="DataStoreHandle"/> validates every store's options before any opens, either way.)
 /// </summary>
-internal sealed class DataStoreHostedService(DataStoreHandle handle, ILoggerFactory? loggerFactory = null) : IHostedLifecycleService
+internal sealed class DataStoreHostedService(
+    IEnumerable<DataStoreRegistration> registrations, IServiceProvider provider, ILoggerFactory? loggerFactory = null)
+    : IHostedLifecycleService
 {
     public Task StartingAsync(CancellationToken cancellationToken)
     {
+        var names = registrations.Select(registration => registration.Name).Distinct().ToList();
         var logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger("DataStore");
-        try
+        foreach (var name in names)
         {
-            _ = handle.Store;
-        }
-        catch (DataStoreException e)
-        {
-            StoreLog.OpenFailed(logger, e, e.StorePath);
-            throw;
+            cancellationToken.ThrowIfCancellationRequested();
+            try
+            {
+                _ = provider.GetRequiredKeyedService<DataStoreHandle>(name).Store;
+            }
+            catch (DataStoreException e)
+            {
+                StoreLog.OpenFailed(logger, e, e.StorePath);
+                throw;
+            }
         }
 
         return Task.CompletedTask;

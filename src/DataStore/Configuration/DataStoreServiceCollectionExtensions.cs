@@ -66,7 +66,8 @@ public static class DataStoreServiceCollectionExtensions
             services.AddKeyedSingleton(name, (provider, _) => provider.GetRequiredKeyedService<DataStoreHandle>(name).Store);
         }
 
-        services.AddSingleton<IHostedService>(provider => new DataStoreHostedService(provider.GetRequiredKeyedService<DataStoreHandle>(name), provider.GetService<Logging.ILoggerFactory>()));
+        services.AddSingleton(new DataStoreRegistration(name));
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IHostedService, DataStoreHostedService>());
         return services;
     }
 }

@@ -1,6 +1,6 @@
 using DataStore.Utf8;
 
-namespace DataStore.Tests.Conformance;
+namespace DataStore.Tests.Api;
 
 /// <summary>The conveniences over the span API: TryGet, span prefixes for the Enumerate methods, and the UTF-8 string helpers.</summary>
 public sealed class ErgonomicsTests
