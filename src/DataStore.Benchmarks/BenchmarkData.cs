@@ -35,7 +35,7 @@ public static class BenchmarkData
     {
         if (Environment.GetEnvironmentVariable("DATASTORE_BENCH_FORMAT") == "1")
         {
-            Directory.CreateDirectory(directory);
+            KeyValueStore.Open(new DataStoreOptions { Path = directory, Backend = backend }).Dispose(); // the data files; the manifest is then put back as version 1 wrote it
             File.WriteAllText(Path.Combine(directory, "datastore.json"), $$"""{ "backend": "{{backend}}", "formatVersion": 1, "durability": "Relaxed" }""");
         }
 
