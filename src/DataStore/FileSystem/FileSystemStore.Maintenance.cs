@@ -51,29 +51,41 @@ internal sealed partial class FileSystemStore
         });
 
     /// <summary>Runs <paramref name="action"/> holding the shared lock with no change in progress (completing a dead writer's change first).</summary>
+    /// <remarks>Counted as a call in flight (a cursor's next chunk runs outside the store's methods), so Dispose waits for it.</remarks>
     private T UnderSharedLock<T>(string operation, Func<T> action)
     {
-        using var call = _guard.Enter();
-        while (true)
+        if (!TryEnterCall())
         {
-            var pair = _locks.EnterRead();
-            try
-            {
-                if ((_state.Changes & 1) == 0)
-                {
-                    return action();
-                }
-            }
-            catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
-            {
-                throw FileSystemErrors.Wrap(_directory, operation, e);
-            }
-            finally
-            {
-                _locks.ExitRead(pair);
-            }
+            ThrowIfDisposed();
+        }
 
-            RecoverNow();
+        try
+        {
+            while (true)
+            {
+                var pair = _locks.EnterRead();
+                try
+                {
+                    if ((_state.Changes & 1) == 0)
+                    {
+                        return action();
+                    }
+                }
+                catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+                {
+                    throw FileSystemErrors.Wrap(_directory, operation, e);
+                }
+                finally
+                {
+                    _locks.ExitRead(pair);
+                }
+
+                RecoverNow();
+            }
+        }
+        finally
+        {
+            ExitCall();
         }
     }
 }

@@ -60,7 +60,6 @@ internal sealed partial class FileSystemStore
     /// <summary>Reads <paramref name="key"/> without a lock, retrying when a multi-step change overlapped the read; finally under the shared lock.</summary>
     private ReadStatus Find(ReadOnlySpan<byte> key, KeyLookup.Mode mode, out ReadOnlySpan<byte> value)
     {
-        using var call = _guard.Enter();
         try
         {
             for (var attempt = 0; attempt < 3; attempt++)

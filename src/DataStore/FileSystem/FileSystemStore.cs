@@ -26,7 +26,6 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     private readonly TreeWriter _writer;
     private readonly DirectorySyncGroup _directorySync = new();
     private readonly DirectoryHandles _handles = new();
-    private readonly CallGuard _guard;
     private readonly BackgroundSync? _backgroundSync;
     private readonly ILogger _logger;
     private readonly int _maxEntries;
@@ -35,7 +34,6 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     private FileSystemStore(string directory, Durability durability, DataStoreOptions options, ILogger logger, SharedState state, StoreLocks locks, int maxEntries)
     {
         _directory = directory;
-        _guard = new CallGuard(directory);
         _durability = durability;
         _logger = logger;
         _state = state;
@@ -94,7 +92,6 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
-        using var call = _guard.Enter();
         string directory;
         string[] parents;
         EnterWrite();
@@ -124,7 +121,6 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
     {
-        using var call = _guard.Enter();
         string? directory;
         EnterWrite();
         try
@@ -154,7 +150,6 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void CompactCore()
     {
-        using var call = _guard.Enter();
         EnterWrite();
         try
         {
@@ -172,8 +167,8 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void Dispose(bool disposing)
     {
-        // Calls racing this Dispose finish first or throw ObjectDisposedException: nothing below is freed under one.
-        _guard.Close();
+        // KeyValueStoreBase calls this once every call in flight (cursor chunks included) has left, and turns later
+        // ones away with ObjectDisposedException: nothing below is freed under a call.
         if (_backgroundSync is not null)
         {
             _backgroundSync.Dispose();
@@ -187,7 +182,6 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     private int Commit(WriteBatch batch, out long removed)
     {
-        using var call = _guard.Enter();
         removed = 0;
         EnterWrite();
         try
