@@ -17,6 +17,20 @@ internal static class LmdbTestStores
         return LmdbStore.Open(Path.GetFullPath(path), durability, options, NullLogger.Instance, initialMapSize);
     }
 
+    /// <summary>Creates an LMDB store at <paramref name="path"/> holding 2,000 pairs (<c>key/00000</c>... with 100-byte values), closed again, for the damage tests.</summary>
+    public static string WithPairs(string path)
+    {
+        using var store = KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = StoreBackend.Lmdb });
+        var batch = new WriteBatch();
+        for (var i = 0; i < 2_000; i++)
+        {
+            batch.Put(System.Text.Encoding.ASCII.GetBytes($"key/{i:D5}"), new byte[100]);
+        }
+
+        store.Write(batch);
+        return path;
+    }
+
     public static byte[] Filled(int size, int seed)
     {
         var value = new byte[size];

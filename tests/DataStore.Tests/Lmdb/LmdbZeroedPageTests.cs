@@ -68,17 +68,5 @@ public sealed class LmdbZeroedPageTests : IDisposable
     }
 
     // 2,000 pairs with 100-byte values: a root branch page over about 60 leaves.
-    private string StoreWithPairs()
-    {
-        var path = _directory.Sub("store");
-        using var store = KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = StoreBackend.Lmdb });
-        var batch = new WriteBatch();
-        for (var i = 0; i < 2_000; i++)
-        {
-            batch.Put(System.Text.Encoding.ASCII.GetBytes($"key/{i:D5}"), new byte[100]);
-        }
-
-        store.Write(batch);
-        return path;
-    }
+    private string StoreWithPairs() => LmdbTestStores.WithPairs(_directory.Sub("store"));
 }
