@@ -24,6 +24,9 @@ public interface IKeyValueStore : IDisposable, IAsyncDisposable
     /// <summary>The durability of writes made through this instance.</summary>
     Durability Durability { get; }
 
+    /// <summary>Whether this process owns the engine or reaches it through another process (ADR 0015); for diagnostics.</summary>
+    StoreSharing Sharing => StoreSharing.Direct;
+
     /// <summary>Inserts or overwrites <paramref name="key"/>.</summary>
     void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value);
 

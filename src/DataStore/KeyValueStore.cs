@@ -70,7 +70,9 @@ public static class KeyValueStore
         }
 
         var factory = BackendCatalog.Find(manifest.Backend) ?? throw Unavailable(directory, manifest.Backend, BackendCatalog.WhyUnavailable(manifest.Backend));
-        var store = factory.Open(directory, durability, options, logger, manifest.Checksums);
+        var store = factory is Sharing.IBackendSharing { NeedsOwnerProcess: true }
+            ? Sharing.SharedStore.Open(directory, manifest.Backend, options, logger, () => factory.Open(directory, durability, options, logger, manifest.Checksums))
+            : factory.Open(directory, durability, options, logger, manifest.Checksums);
         try
         {
             StoreFiles.Guard(directory, manifest.Backend, () =>

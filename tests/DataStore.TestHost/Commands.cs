@@ -28,6 +28,11 @@ internal static class Commands
             return TransferCommands.Import(options, rest[0]);
         }
 
+        if (args[0] == "hold-owner-lock")
+        {
+            return SharingCommands.HoldOwnerLock(args[1], int.Parse(rest[0]));
+        }
+
         if (args[0] == "open-lmdb09-killed-at")
         {
             return LmdbConversionKill.Run(options, rest[0]);
@@ -57,6 +62,7 @@ internal static class Commands
             "worst-put" => WorstPut.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "export-dump" => TransferCommands.Export(store, rest[0]),
             "check-integrity" => IntegrityCheck.Run(store),
+            "write-through-handovers" => SharingCommands.WriteThroughHandOvers(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             _ => Unknown(args[0]),
         };
     }

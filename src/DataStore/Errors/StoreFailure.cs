@@ -32,4 +32,10 @@ public enum StoreFailure
 
     /// <summary>This backend cannot be used in this build or on this machine.</summary>
     Unavailable,
+
+    /// <summary>The process that owned the store went away during a write, which was applied once or not at all (<see cref="OutcomeUnknownException"/>).</summary>
+    OutcomeUnknown,
+
+    /// <summary>The process that owned the store went away during a scan; another process owns it now, and the scan can be started again.</summary>
+    OwnerChanged,
 }

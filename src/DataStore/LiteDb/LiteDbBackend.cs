@@ -4,9 +4,12 @@ using Microsoft.Extensions.Logging;
 namespace DataStore.LiteDb;
 
 /// <summary>Opens LiteDB stores; always available (LiteDB is managed code).</summary>
-internal sealed class LiteDbBackend : IBackendFactory
+internal sealed class LiteDbBackend : IBackendFactory, DataStore.Sharing.IBackendSharing
 {
     public static readonly LiteDbBackend Instance = new();
+
+    /// <summary>The engine admits one process at a time, so the library shares its stores through an owner process (ADR 0015).</summary>
+    public bool NeedsOwnerProcess => true;
 
     public bool IsAvailable => true;
 

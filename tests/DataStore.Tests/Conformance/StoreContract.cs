@@ -7,12 +7,16 @@ namespace DataStore.Tests.Conformance;
 public abstract class StoreContract : IDisposable
 {
     private readonly List<IKeyValueStore> _opened = [];
+    private readonly Dictionary<string, IKeyValueStore> _owners = [];
 
     /// <summary>The backend under test.</summary>
     protected abstract StoreBackend Backend { get; }
 
     /// <summary>This test's own directory, deleted afterwards.</summary>
     protected TemporaryDirectory Directory { get; } = new();
+
+    /// <summary>True to run the rules through a client of an owner process (ADR 0015): each store is first opened once as its owner, and the test gets a client.</summary>
+    protected virtual bool ThroughOwner => false;
 
     /// <summary>The store path tests use unless they need several stores.</summary>
     protected string StorePath => Directory.Sub("store");
@@ -30,8 +34,16 @@ public abstract class StoreContract : IDisposable
     {
         var options = Options(path);
         configure?.Invoke(options);
+        if (ThroughOwner && !_owners.ContainsKey(options.Path))
+        {
+            var owner = KeyValueStore.Open(options);
+            Assert.Equal(StoreRole.Owner, owner.Sharing.Role);
+            _owners.Add(options.Path, owner);
+        }
+
         var store = KeyValueStore.Open(options);
         _opened.Add(store);
+        Assert.True(!ThroughOwner || store.Sharing.Role == StoreRole.Client, $"{Backend}: the store under test should be a client, but is {store.Sharing.Role}");
         return store;
     }
 
@@ -54,7 +66,7 @@ public abstract class StoreContract : IDisposable
 
     public void Dispose()
     {
-        foreach (var store in _opened)
+        foreach (var store in _opened.Concat(_owners.Values))
         {
             store.Dispose();
         }

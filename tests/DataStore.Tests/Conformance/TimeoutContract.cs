@@ -7,7 +7,7 @@ namespace DataStore.Tests.Conformance;
 /// Rule 8: a wait for another process that outlasts <see cref="DataStoreOptions.Timeout"/> ends in a
 /// <see cref="StoreTimeoutException"/> (the type the README promises, so code can catch it), soon after the timeout.
 /// A real child process holds the store the way each backend can be held: its writer lock where the engine is
-/// shared, the whole store where one process at a time opens it.
+/// shared, the owner lock (and no answer on the owner socket) where the library shares the store through an owner.
 /// </summary>
 public abstract class TimeoutContract : StoreContract
 {
@@ -52,6 +52,6 @@ public abstract class TimeoutContract : StoreContract
         StoreBackend.Sqlite => ("hold-sqlite-write-lock", "LOCKED"),
         StoreBackend.Lmdb => ("hold-lmdb-write-lock", "LOCKED"),
         StoreBackend.FileSystem => ("hold-filesystem-write-lock", "LOCKED"),
-        _ => ("hold-open", "HOLDING "),
+        _ => ("hold-owner-lock", "LOCKED"), // an owner that never answers (an older DataStore without the broker)
     };
 }

@@ -1,0 +1,130 @@
+using System.Net.Sockets;
+using Microsoft.Extensions.Logging;
+
+namespace DataStore.Sharing;
+
+/// <summary>
+/// The owner's listener: accepts clients on the store's socket and runs a <see cref="BrokerSession"/> thread for each,
+/// at most <see cref="MaxSessions"/> at once (so at most that many open client scans pin engine snapshots).
+/// </summary>
+/// <remarks>
+/// <see cref="Dispose"/> stops accepting, lets each session finish the request it is running and tell its client the
+/// owner is closing (a request not yet started is not applied, and the client sends it to the next owner), waits for
+/// the sessions, and removes the socket file while this process still holds the owner lock.
+/// </remarks>
+internal sealed class BrokerServer : IDisposable
+{
+    public const int MaxSessions = 128;
+
+    private readonly string _socketPath;
+    private readonly IKeyValueStore _engine;
+    private readonly ILogger _logger;
+    private readonly Socket _listener;
+    private readonly Thread _acceptor;
+    private readonly HashSet<Thread> _sessions = [];
+    private volatile bool _closing;
+
+    private BrokerServer(string socketPath, IKeyValueStore engine, ILogger logger)
+    {
+        _socketPath = socketPath;
+        _engine = engine;
+        _logger = logger;
+        _listener = BrokerEndpoint.Listen(socketPath);
+        _acceptor = new Thread(AcceptLoop) { IsBackground = true, Name = "DataStore broker" };
+    }
+
+    /// <summary>The client scans open in this owner.</summary>
+    public ScanCount Scans { get; } = new();
+
+    /// <summary>The clients connected now.</summary>
+    public int Sessions
+    {
+        get
+        {
+            lock (_sessions)
+            {
+                return _sessions.Count;
+            }
+        }
+    }
+
+    /// <summary>True once the owner has begun to close.</summary>
+    public bool IsClosing => _closing;
+
+    /// <summary>Listens on <paramref name="socketPath"/> (replacing a stale socket: the caller holds the owner lock) and serves <paramref name="engine"/>.</summary>
+    public static BrokerServer Start(string socketPath, IKeyValueStore engine, ILogger logger)
+    {
+        var server = new BrokerServer(socketPath, engine, logger);
+        server._acceptor.Start();
+        return server;
+    }
+
+    /// <summary>Called by a session's thread as it ends.</summary>
+    public void Ended()
+    {
+        lock (_sessions)
+        {
+            _sessions.Remove(Thread.CurrentThread);
+        }
+    }
+
+    public void Dispose()
+    {
+        _closing = true;
+        _acceptor.Join();
+        _listener.Dispose();
+        Thread[] running;
+        lock (_sessions)
+        {
+            running = [.. _sessions];
+        }
+
+        foreach (var session in running)
+        {
+            session.Join();
+        }
+
+        try
+        {
+            File.Delete(_socketPath);
+        }
+        catch (IOException)
+        {
+            // The next owner replaces a stale socket file.
+        }
+    }
+
+    private void AcceptLoop()
+    {
+        while (!_closing)
+        {
+            try
+            {
+                if (!_listener.Poll(50_000, SelectMode.SelectRead))
+                {
+                    continue;
+                }
+
+                var socket = _listener.Accept();
+                lock (_sessions)
+                {
+                    if (_sessions.Count >= MaxSessions || _closing)
+                    {
+                        BrokerLog.PeerRefused(_logger, _engine.Path, $"{MaxSessions} clients are connected already");
+                        socket.Dispose();
+                        continue;
+                    }
+
+                    var session = new BrokerSession(socket, this, _engine, _logger);
+                    var thread = new Thread(session.Run) { IsBackground = true, Name = "DataStore broker session" };
+                    _sessions.Add(thread);
+                    thread.Start();
+                }
+            }
+            catch (Exception e) when (e is SocketException or ObjectDisposedException or OutOfMemoryException or ThreadStateException)
+            {
+                BrokerLog.PeerRefused(_logger, _engine.Path, $"accepting a client failed: {e.Message}");
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+using System.Buffers.Binary;
+
+namespace DataStore.Sharing;
+
+/// <summary>
+/// A client's scan: the owner holds the cursor (a snapshot where the engine has them) and sends it in chunks, one
+/// chunk per <see cref="MoveNext"/> that runs past the last; the connection belongs to this cursor until it is disposed.
+/// </summary>
+/// <remarks>
+/// <see cref="Key"/> and <see cref="Value"/> point into the current chunk and stay valid until the next
+/// <see cref="MoveNext"/>. One thread at a time. If the owner goes away, <see cref="MoveNext"/> throws a
+/// <see cref="DataStoreException"/> with <see cref="StoreFailure.OwnerChanged"/>: open the scan again.
+/// </remarks>
+internal sealed class RemoteCursor(SharedStore store, BrokerClient client, BrokerConnection connection) : IKeyValueCursor
+{
+    private const byte PairMarker = 1;
+    private const byte EndMarker = 2;
+
+    private int _at = -1; // next marker in the current chunk; -1 before the first chunk
+    private int _keyAt;
+    private int _keyLength;
+    private int _valueAt;
+    private int _valueLength;
+    private bool _ended;
+    private bool _disposed;
+
+    public ReadOnlySpan<byte> Key => connection.Answer.Slice(_keyAt, _keyLength);
+
+    public ReadOnlySpan<byte> Value => connection.Answer.Slice(_valueAt, _valueLength);
+
+    public bool MoveNext()
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        if (_ended)
+        {
+            return false;
+        }
+
+        if (!store.TryEnterCall())
+        {
+            throw new ObjectDisposedException(nameof(SharedStore), $"The {store.Backend} store at '{store.Path}' has been disposed.");
+        }
+
+        try
+        {
+            while (true)
+            {
+                if (_at > 0)
+                {
+                    var answer = connection.Answer;
+                    switch (answer[_at])
+                    {
+                        case PairMarker:
+                            _keyLength = BinaryPrimitives.ReadInt32LittleEndian(answer[(_at + 1)..]);
+                            _keyAt = _at + 5;
+                            _valueLength = BinaryPrimitives.ReadInt32LittleEndian(answer[(_keyAt + _keyLength)..]);
+                            _valueAt = _keyAt + _keyLength + 4;
+                            _at = _valueAt + _valueLength;
+                            return true;
+                        case EndMarker:
+                            _ended = true;
+                            return false;
+                    }
+                }
+
+                Fetch();
+            }
+        }
+        finally
+        {
+            store.ExitCall();
+        }
+    }
+
+    public void Dispose()
+    {
+        if (_disposed)
+        {
+            return;
+        }
+
+        _disposed = true;
+        if (!_ended && !connection.Broken)
+        {
+            try
+            {
+                connection.Request.Start(MessageKind.ScanClose);
+                connection.Call();
+            }
+            catch (BrokerLostException)
+            {
+                // The owner went away; its cursor went with it.
+            }
+        }
+
+        client.Return(connection);
+    }
+
+    private void Fetch()
+    {
+        connection.Request.Start(MessageKind.ScanNext);
+        try
+        {
+            connection.Call();
+        }
+        catch (BrokerLostException lost)
+        {
+            _ended = true;
+            throw store.ScanOwnerLost(client, lost);
+        }
+
+        if ((MessageKind)connection.Answer[0] == MessageKind.Error)
+        {
+            _ended = true;
+            throw BrokerErrors.Read(connection.Answer, store.Path, store.Backend);
+        }
+
+        _at = 1;
+    }
+}

@@ -1,0 +1,281 @@
+using System.Buffers;
+using System.Buffers.Binary;
+
+namespace DataStore.Sharing;
+
+// The operations: straight to the engine in the owner; as a request to the owner in a client.
+internal sealed partial class SharedStore
+{
+    protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        while (true)
+        {
+            using var call = Begin(MessageKind.Put);
+            if (call.Engine is { } engine)
+            {
+                engine.Put(key, value);
+                return;
+            }
+
+            call.Request.Bytes(key).Bytes(value);
+            if (Send(call, write: true))
+            {
+                return;
+            }
+        }
+    }
+
+    protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
+    {
+        while (true)
+        {
+            using var call = Begin(MessageKind.Get);
+            if (call.Engine is { } engine)
+            {
+                return engine.Get(key, destination);
+            }
+
+            call.Request.Bytes(key);
+            if (Send(call, write: false))
+            {
+                var value = Value(call.Answer);
+                if (value.IsEmpty && BinaryPrimitives.ReadInt32LittleEndian(call.Answer) < 0)
+                {
+                    return false;
+                }
+
+                destination.Write(value);
+                return true;
+            }
+        }
+    }
+
+    protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
+    {
+        while (true)
+        {
+            using var call = Begin(MessageKind.Get);
+            if (call.Engine is { } engine)
+            {
+                return engine.Get(key, destination);
+            }
+
+            call.Request.Bytes(key);
+            if (Send(call, write: false))
+            {
+                var length = BinaryPrimitives.ReadInt32LittleEndian(call.Answer);
+                if (length >= 0 && length <= destination.Length)
+                {
+                    Value(call.Answer).CopyTo(destination);
+                }
+
+                return length;
+            }
+        }
+    }
+
+    protected override bool HaveKeyCore(ReadOnlySpan<byte> key)
+    {
+        while (true)
+        {
+            using var call = Begin(MessageKind.HaveKey);
+            if (call.Engine is { } engine)
+            {
+                return engine.HaveKey(key);
+            }
+
+            call.Request.Bytes(key);
+            if (Send(call, write: false))
+            {
+                return call.Answer[0] != 0;
+            }
+        }
+    }
+
+    protected override void DeleteCore(ReadOnlySpan<byte> key)
+    {
+        while (true)
+        {
+            using var call = Begin(MessageKind.Delete);
+            if (call.Engine is { } engine)
+            {
+                engine.Delete(key);
+                return;
+            }
+
+            call.Request.Bytes(key);
+            if (Send(call, write: true))
+            {
+                return;
+            }
+        }
+    }
+
+    protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
+    {
+        while (true)
+        {
+            using var call = Begin(MessageKind.DeleteRange);
+            if (call.Engine is { } engine)
+            {
+                return engine.DeleteRange(start, end);
+            }
+
+            call.Request.Bytes(start).Bytes(end);
+            if (Send(call, write: true))
+            {
+                return BinaryPrimitives.ReadInt64LittleEndian(call.Answer);
+            }
+        }
+    }
+
+    protected override int WriteCore(WriteBatch batch)
+    {
+        while (true)
+        {
+            using var call = Begin(MessageKind.Write);
+            if (call.Engine is { } engine)
+            {
+                return engine.TryWrite(batch, out var failure) ? -1 : failure.Index;
+            }
+
+            BatchCodec.Write(call.Request, batch);
+            if (Send(call, write: true))
+            {
+                return BinaryPrimitives.ReadInt32LittleEndian(call.Answer);
+            }
+        }
+    }
+
+    protected override void CompactCore()
+    {
+        while (true)
+        {
+            using var call = Begin(MessageKind.Compact);
+            if (call.Engine is { } engine)
+            {
+                engine.Compact();
+                return;
+            }
+
+            if (Send(call, write: false))
+            {
+                return;
+            }
+        }
+    }
+
+    protected override IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly)
+    {
+        while (true)
+        {
+            var call = Begin(MessageKind.ScanOpen);
+            if (call.Engine is { } engine)
+            {
+                return engine.ScanRange(start, end, keysOnly);
+            }
+
+            try
+            {
+                call.Request.Bytes(start).Bytes(end).Byte(keysOnly ? (byte)1 : (byte)0);
+                if (Send(call, write: false))
+                {
+                    return new RemoteCursor(this, call.Client, call.Connection);
+                }
+            }
+            catch
+            {
+                call.Dispose();
+                throw;
+            }
+
+            call.Dispose();
+        }
+    }
+
+    /// <summary>The owner writes its own online backup into <paramref name="destination"/> (an empty directory this method replaces).</summary>
+    internal override void BackupCore(string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    {
+        var target = System.IO.Path.GetFullPath(destination);
+        Directory.Delete(target);
+        while (true)
+        {
+            using var call = Begin(MessageKind.Backup);
+            if (call.Engine is { } engine)
+            {
+                engine.BackupAsync(target, progress, cancellationToken).GetAwaiter().GetResult();
+                return;
+            }
+
+            call.Request.Text(target);
+            if (Send(call, write: true))
+            {
+                return;
+            }
+        }
+    }
+
+    // A Get answer: the value's length (-1 when absent), then the value.
+    private static ReadOnlySpan<byte> Value(ReadOnlySpan<byte> answer)
+    {
+        var length = BinaryPrimitives.ReadInt32LittleEndian(answer);
+        return length < 0 ? default : answer.Slice(4, length);
+    }
+
+    private RemoteCall Begin(MessageKind kind)
+    {
+        while (true)
+        {
+            var role = _role;
+            if (role is OwnerRole owner)
+            {
+                return new RemoteCall(owner.Engine, null, null);
+            }
+
+            var client = (BrokerClient)role;
+            try
+            {
+                var connection = client.Rent();
+                connection.Request.Start(kind);
+                return new RemoteCall(null, client, connection);
+            }
+            catch (BrokerLostException)
+            {
+                HandOver(client);
+            }
+        }
+    }
+
+    // True with the answer; false when the owner went away before the request reached it (the store is handed over:
+    // build the request again). A write the owner received but never answered is not sent again.
+    private bool Send(in RemoteCall call, bool write)
+    {
+        try
+        {
+            call.Connection.Call();
+        }
+        catch (BrokerLostException lost)
+        {
+            if (lost.Sent && write)
+            {
+                var unknown = new OutcomeUnknownException(_directory, _backend, call.Client.Owner.ProcessId, lost);
+                try
+                {
+                    HandOver(call.Client);
+                }
+                catch (DataStoreException)
+                {
+                    // The next call reports why no owner answers; this one's outcome is what the caller must hear.
+                }
+
+                throw unknown;
+            }
+
+            HandOver(call.Client);
+            return false;
+        }
+
+        var answer = call.Connection.Answer;
+        return (MessageKind)answer[0] == MessageKind.Error ? throw BrokerErrors.Read(answer, _directory, _backend) : true;
+    }
+}

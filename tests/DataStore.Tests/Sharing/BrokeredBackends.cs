@@ -1,0 +1,23 @@
+namespace DataStore.Tests.Sharing;
+
+// The owner-process rules, on each backend whose engine one process opens at a time.
+
+public sealed class RocksDbOwnerSharingContract : OwnerSharingContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+public sealed class LiteDbOwnerSharingContract : OwnerSharingContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}
+
+public sealed class RocksDbOwnerPeerContract : OwnerPeerContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+public sealed class LiteDbOwnerPeerContract : OwnerPeerContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}
