@@ -24,13 +24,16 @@ internal sealed class RemoteCursor(SharedStore store, BrokerClient client, Broke
     private bool _ended;
     private bool _disposed;
 
-    public ReadOnlySpan<byte> Key => connection.Answer.Slice(_keyAt, _keyLength);
+    private bool _positioned;
 
-    public ReadOnlySpan<byte> Value => connection.Answer.Slice(_valueAt, _valueLength);
+    public ReadOnlySpan<byte> Key => _positioned ? connection.Answer.Slice(_keyAt, _keyLength) : throw NotPositioned();
+
+    public ReadOnlySpan<byte> Value => _positioned ? connection.Answer.Slice(_valueAt, _valueLength) : throw NotPositioned();
 
     public bool MoveNext()
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
+        _positioned = false;
         if (_ended)
         {
             return false;
@@ -56,6 +59,7 @@ internal sealed class RemoteCursor(SharedStore store, BrokerClient client, Broke
                             _valueLength = BinaryPrimitives.ReadInt32LittleEndian(answer[(_keyAt + _keyLength)..]);
                             _valueAt = _keyAt + _keyLength + 4;
                             _at = _valueAt + _valueLength;
+                            _positioned = true;
                             return true;
                         case EndMarker:
                             _ended = true;
@@ -95,6 +99,9 @@ internal sealed class RemoteCursor(SharedStore store, BrokerClient client, Broke
 
         client.Return(connection);
     }
+
+    private static InvalidOperationException NotPositioned() =>
+        new("The cursor is not on a pair: call MoveNext first, and read Key and Value only while it returns true.");
 
     private void Fetch()
     {

@@ -112,12 +112,12 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
         var waited = System.Diagnostics.Stopwatch.StartNew();
         while (true)
         {
-            if (OwnerRole.TryTake(_directory, _socketPath, _openEngine, _logger) is { } owner)
+            if (StoreFiles.Guard(_directory, _backend, () => OwnerRole.TryTake(_directory, _socketPath, _openEngine, _logger)) is { } owner)
             {
                 return owner;
             }
 
-            if (BrokerClient.TryConnect(_socketPath, _timeout + HungOwner, Refused) is { } client)
+            if (Connect() is { } client)
             {
                 BrokerLog.Client(_logger, _backend, _directory, client.Owner.ProcessId);
                 return client;
@@ -131,6 +131,19 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
             }
 
             Thread.Sleep(10);
+        }
+    }
+
+    private BrokerClient? Connect()
+    {
+        try
+        {
+            return BrokerClient.TryConnect(_socketPath, _timeout + HungOwner, Refused);
+        }
+        catch (System.Net.Sockets.SocketException e)
+        {
+            var failure = e.SocketErrorCode == System.Net.Sockets.SocketError.AccessDenied ? StoreFailure.AccessDenied : StoreFailure.Io;
+            throw new DataStoreException(failure, _directory, _backend, $"connecting to the owner process at '{_socketPath}' failed: {e.Message}", e);
         }
     }
 
