@@ -26,6 +26,15 @@ public sealed class DataStoreOptions
     /// <summary>Whether opening a directory with no store creates one.</summary>
     public bool CreateIfMissing { get; set; } = true;
 
+    /// <summary>
+    /// Whether a new store logs every commit for <see cref="ChangeFeedExtensions.Watch"/> (ADR 0020); recorded in the manifest, so
+    /// every process agrees. Null or false: off (a write costs nothing more). True on an existing store without the feed is an error.
+    /// </summary>
+    public bool? ChangeFeed { get; set; }
+
+    /// <summary>How many of the latest commits a new store's change log keeps; a subscriber further behind is told to resynchronize.</summary>
+    public int ChangeFeedRetention { get; set; } = DataStore.ChangeFeed.ChangeFeedSettings.DefaultRetention;
+
     /// <summary>Reads options from a configuration section, such as <c>configuration.GetSection("DataStore")</c>.</summary>
     /// <remarks><see cref="Timeout"/> and <see cref="SyncInterval"/> take seconds (<c>30</c>) or a duration (<c>00:00:30</c>).</remarks>
     /// <exception cref="InvalidOperationException">The section is the root configuration, holds a key DataStore does not know, or a value cannot be read.</exception>
@@ -77,6 +86,16 @@ public sealed class DataStoreOptions
         if (Timeout < TimeSpan.Zero || Timeout > TimeSpan.FromDays(1))
         {
             yield return (nameof(Timeout), $"DataStoreOptions.Timeout must be between 0 and 1 day; it is {Timeout}.");
+        }
+
+        if (ChangeFeedRetention < 1)
+        {
+            yield return (nameof(ChangeFeedRetention), $"DataStoreOptions.ChangeFeedRetention must keep at least 1 commit; it is {ChangeFeedRetention}.");
+        }
+
+        if (ChangeFeed == true && Backend is { } feedBackend && !DataStore.ChangeFeed.ChangeFeedSupport.Has(feedBackend))
+        {
+            yield return (nameof(ChangeFeed), $"DataStoreOptions.ChangeFeed is on, but: {DataStore.ChangeFeed.ChangeFeedSupport.WhyNot(feedBackend)}.");
         }
 
         if (SyncInterval <= TimeSpan.Zero || SyncInterval > TimeSpan.FromHours(1))

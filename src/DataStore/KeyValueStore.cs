@@ -75,6 +75,7 @@ public static class KeyValueStore
             : factory.Open(directory, durability, options, logger, manifest.Checksums);
         try
         {
+            ChangeFeed.ChangeFeedStart.Start(store, manifest, options, logger);
             StoreFiles.Guard(directory, manifest.Backend, () =>
             {
                 identity.Created();

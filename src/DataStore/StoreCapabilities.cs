@@ -21,4 +21,7 @@ public enum StoreCapabilities
 
     /// <summary><see cref="IKeyValueStore.Compact"/> gives free space back to the file system.</summary>
     Compaction = 1 << 4,
+
+    /// <summary>A store created with the change feed on delivers every commit of every process to <see cref="ChangeFeedExtensions.Watch"/>.</summary>
+    ChangeFeed = 1 << 5,
 }

@@ -63,6 +63,10 @@ internal static class Commands
             "export-dump" => TransferCommands.Export(store, rest[0]),
             "check-integrity" => IntegrityCheck.Run(store),
             "write-through-handovers" => SharingCommands.WriteThroughHandOvers(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
+            "feed-writes" => FeedCommands.Writes(store, int.Parse(rest[0]), int.Parse(rest[1])),
+            "feed-stamps" => FeedCommands.Stamps(store, int.Parse(rest[0]), int.Parse(rest[1])),
+            "feed-latency" => FeedCommands.Latency(store, int.Parse(rest[0])),
+            "feed-idle" => FeedCommands.Idle(store, int.Parse(rest[0])),
             _ => Unknown(args[0]),
         };
     }

@@ -9,7 +9,7 @@ namespace DataStore.Configuration;
 /// </summary>
 internal static class DataStoreOptionsBinder
 {
-    private static readonly string[] Known = ["Path", "Backend", "Durability", "Timeout", "SyncInterval", "CreateIfMissing"];
+    private static readonly string[] Known = ["Path", "Backend", "Durability", "Timeout", "SyncInterval", "CreateIfMissing", "ChangeFeed", "ChangeFeedRetention"];
 
     /// <summary>Sets every option <paramref name="section"/> holds on <paramref name="options"/>; unset ones keep their values.</summary>
     /// <exception cref="InvalidOperationException">The section is the root configuration, holds an unknown key, or a value cannot be read; the message names the key.</exception>
@@ -50,6 +50,18 @@ internal static class DataStoreOptionsBinder
             options.CreateIfMissing = bool.TryParse(create, out var value)
                 ? value
                 : throw Unreadable($"{where}:CreateIfMissing", create, "true or false");
+        }
+
+        if (section["ChangeFeed"] is { } feed)
+        {
+            options.ChangeFeed = bool.TryParse(feed, out var value) ? value : throw Unreadable($"{where}:ChangeFeed", feed, "true or false");
+        }
+
+        if (section["ChangeFeedRetention"] is { } retention)
+        {
+            options.ChangeFeedRetention = int.TryParse(retention, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value)
+                ? value
+                : throw Unreadable($"{where}:ChangeFeedRetention", retention, "a number of commits");
         }
     }
 

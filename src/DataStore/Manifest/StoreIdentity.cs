@@ -104,7 +104,7 @@ internal sealed class StoreIdentity : IDisposable
         var backend = found.Count == 1 ? found[0].Backend : requested;
         var what = string.Join("; ", found.Select(f => $"{f.Backend} files ({string.Join(", ", f.Found)})"));
         var restore = found.Count == 1
-            ? $" Restore {StoreManifest.FileName} from a backup, or write it again as {{\"backend\": \"{backend}\", \"formatVersion\": {StoreManifest.CurrentFormatVersion}, \"durability\": \"Relaxed\"}} if this store was written by this DataStore version."
+            ? $" Restore {StoreManifest.FileName} from a backup, or write it again as {{\"backend\": \"{backend}\", \"formatVersion\": {StoreManifest.WithoutChangeFeedFormatVersion}, \"durability\": \"Relaxed\"}} if this store was written by this DataStore version."
             : " The files of several engines lie here; move the store you want into a directory of its own.";
         throw new StoreFormatException(StoreFailure.Corrupt, directory, backend,
             $"{StoreManifest.FileName} is missing, but the directory holds {what}: a store whose manifest was lost. Nothing was created.{restore}");

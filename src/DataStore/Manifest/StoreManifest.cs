@@ -1,4 +1,5 @@
 using System.Text.Json;
+using DataStore.ChangeFeed;
 
 namespace DataStore.Manifest;
 
@@ -6,13 +7,21 @@ namespace DataStore.Manifest;
 /// <remarks>
 /// <see cref="Checksums"/>: true when each pair is stored with its checksum and checked on reads (ADR 0014). It is absent,
 /// so false, in the manifests of stores written before format version 2: those read without the check.
+/// <see cref="ChangeFeed"/>: present when every commit writes a change-log record (ADR 0020); absent (off) otherwise.
 /// </remarks>
-internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Durability Durability, bool Checksums = false)
+internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Durability Durability, bool Checksums = false,
+    ChangeFeedSettings? ChangeFeed = null)
 {
     public const string FileName = "datastore.json";
 
-    /// <summary>The format version this build writes and the newest it can open (2: pairs carry checksums; 1 still opens).</summary>
-    public const int CurrentFormatVersion = 2;
+    /// <summary>
+    /// The newest format version this build opens: 3, a store whose commits are logged for the change feed (ADR 0020), which an
+    /// older DataStore must refuse rather than write to without logging; 2, pairs carry checksums; 1 still opens.
+    /// </summary>
+    public const int CurrentFormatVersion = 3;
+
+    /// <summary>The format version of a new store with the change feed off, so DataStore versions before the feed open it too.</summary>
+    public const int WithoutChangeFeedFormatVersion = 2;
 
     /// <summary>True when <paramref name="directory"/> holds a manifest, that is, a store.</summary>
     public static bool Exists(string directory) => File.Exists(System.IO.Path.Combine(directory, FileName));
@@ -33,7 +42,9 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
                     $"there is no store here (no {FileName}) and DataStoreOptions.CreateIfMissing is false.");
             }
 
-            TryCreate(path, new StoreManifest(requested, CurrentFormatVersion, options.Durability ?? Durability.Relaxed, Checksums: true));
+            var feed = options.ChangeFeed == true ? new ChangeFeedSettings(options.ChangeFeedRetention) : null;
+            TryCreate(path, new StoreManifest(requested, feed is null ? WithoutChangeFeedFormatVersion : CurrentFormatVersion,
+                options.Durability ?? Durability.Relaxed, Checksums: true, feed));
         }
 
         var manifest = Read(path, directory, options.Backend);

@@ -1,4 +1,5 @@
 using System.Buffers;
+using DataStore.ChangeFeed;
 using DataStore.Sync;
 using Microsoft.Extensions.Logging;
 
@@ -9,13 +10,13 @@ namespace DataStore.Sqlite;
 /// with a timeout; a pool of reader connections for point reads and snapshot scans; WAL syncs in the background
 /// (Relaxed) or before a durable write returns, shared by concurrent writers.
 /// </summary>
-internal sealed class SqliteStore : KeyValueStoreBase
+internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
 {
     /// <summary>The database file's name inside the store directory.</summary>
     public const string DatabaseFile = "store.sqlite";
 
     private const StoreCapabilities SqliteCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SharedAcrossProcesses |
-        StoreCapabilities.SnapshotScans | StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction;
+        StoreCapabilities.SnapshotScans | StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction | StoreCapabilities.ChangeFeed;
 
     private readonly StoreWriterLock _writeLock;
     private readonly string _directory;
@@ -26,6 +27,7 @@ internal sealed class SqliteStore : KeyValueStoreBase
     private readonly WalFileSync _walSync;
     private readonly BackgroundSync? _backgroundSync;
     private readonly ILogger _logger;
+    private ChangeFeedState? _feed;
 
     private SqliteStore(string directory, string file, Durability durability, DataStoreOptions options, SqliteWriter writer, ILogger logger)
     {
@@ -47,6 +49,8 @@ internal sealed class SqliteStore : KeyValueStoreBase
     public override StoreCapabilities Capabilities => SqliteCapabilities;
 
     public override Durability Durability => _durability;
+
+    public bool ChangeFeedOn => _feed is not null;
 
     public static SqliteStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums)
     {
@@ -165,6 +169,7 @@ internal sealed class SqliteStore : KeyValueStoreBase
     protected override void Dispose(bool disposing)
     {
         _backgroundSync?.Dispose();
+        _feed?.Dispose();
 
         // A write in progress finishes first; it cannot outlast the busy timeout.
         using (_writeLock.EnterToClose())
@@ -178,12 +183,36 @@ internal sealed class SqliteStore : KeyValueStoreBase
 
     private void AfterCommit(long ticket)
     {
-        if (_durability != Durability.Durable)
+        if (_durability == Durability.Durable)
         {
-            return;
+            _walSync.WaitUntilSynced(ticket, _directory, StoreBackend.Sqlite);
         }
 
-        _walSync.WaitUntilSynced(ticket, _directory, StoreBackend.Sqlite);
+        _feed?.Committed();
+    }
+
+    public void StartChangeFeed(ChangeFeed.ChangeFeedSettings settings, ILogger logger)
+    {
+        var file = System.IO.Path.Combine(_directory, DatabaseFile);
+        var log = _writer.StartChangeLog(() => SqliteSession.Open(file, _writer.Errors, _timeout, _writer.Checksums));
+        _feed = ChangeFeedState.Start(log, _directory, settings, logger);
+    }
+
+    public ChangeLogPage ReadChanges(long after, int max)
+    {
+        if (!TryEnterCall())
+        {
+            throw new ObjectDisposedException(nameof(SqliteStore), $"The Sqlite store at '{_directory}' has been disposed.");
+        }
+
+        try
+        {
+            return _feed!.Log.Read(after, max);
+        }
+        finally
+        {
+            ExitCall();
+        }
     }
 
     private void SyncInBackground()

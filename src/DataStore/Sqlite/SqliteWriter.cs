@@ -1,4 +1,6 @@
 using DataStore.Batches;
+using DataStore.ChangeFeed;
+using DataStore.ChangeFeed.Sqlite;
 using SQLitePCL;
 
 namespace DataStore.Sqlite;
@@ -6,10 +8,14 @@ namespace DataStore.Sqlite;
 /// <summary>
 /// The statements that change the store, run on the one writer connection. Not thread-safe: the store calls it
 /// under its write lock. Single operations autocommit; a batch runs in <c>BEGIN IMMEDIATE … COMMIT</c> with its
-/// preconditions read inside the same transaction.
+/// preconditions read inside the same transaction. With the change feed on, every write is a transaction that also inserts
+/// its change-log record (<see cref="SqliteChangeLog"/>).
 /// </summary>
 internal sealed class SqliteWriter(SqliteSession session) : IDisposable
 {
+    private readonly ChangeRecord _record = new();
+    private SqliteChangeLog? _log;
+
     /// <summary>
     /// Opens the writer connection, switches the database to WAL and creates the table if needed: with a checksum column
     /// when <paramref name="checksums"/> (the manifest's setting). An existing table keeps its columns, which then decide.
@@ -42,8 +48,56 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
     /// <summary>True when the table stores each pair's checksum.</summary>
     public bool Checksums => session.Checksums;
 
-    /// <summary>Runs a Put (key, value) or Delete (key) statement.</summary>
+    /// <summary>From now on, logs every commit to the change log this returns (called once, before the first write).</summary>
+    public SqliteChangeLog StartChangeLog(Func<SqliteSession> openReader) => _log = SqliteChangeLog.Open(session, openReader);
+
+    /// <summary>Runs a Put (key, value) or Delete (key) statement, as one commit with its change-log record when the feed is on.</summary>
     public void Run(SqliteStatement which, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, string operation)
+    {
+        if (_log is null)
+        {
+            RunOne(which, key, value, operation);
+            return;
+        }
+
+        session.Run(SqliteStatement.BeginImmediate, "beginning a logged write");
+        try
+        {
+            RunOne(which, key, value, operation);
+            _log.Append(_record.Clear().Add(which == SqliteStatement.Put ? KeyChangeKind.Put : KeyChangeKind.Delete, key).Bytes);
+            session.Run(SqliteStatement.Commit, "committing a logged write");
+        }
+        catch
+        {
+            RollBackIfOpen();
+            throw;
+        }
+    }
+
+    /// <summary>Deletes [start, end) (an empty end is open) and returns how many keys went, as one commit with its change-log record when the feed is on.</summary>
+    public long DeleteRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
+    {
+        if (_log is null)
+        {
+            return DeleteRangeOne(start, end);
+        }
+
+        session.Run(SqliteStatement.BeginImmediate, "beginning a logged write");
+        try
+        {
+            var removed = DeleteRangeOne(start, end);
+            _log.Append(_record.Clear().Add(KeyChangeKind.DeleteRange, start, end).Bytes);
+            session.Run(SqliteStatement.Commit, "committing a logged write");
+            return removed;
+        }
+        catch
+        {
+            RollBackIfOpen();
+            throw;
+        }
+    }
+
+    private void RunOne(SqliteStatement which, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, string operation)
     {
         var statement = session.Statement(which);
         session.Bind(statement, 1, key);
@@ -59,8 +113,7 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
         session.Run(statement, operation);
     }
 
-    /// <summary>Deletes [start, end) (an empty end is open) and returns how many keys went.</summary>
-    public long DeleteRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
+    private long DeleteRangeOne(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
     {
         var statement = session.Statement(end.IsEmpty ? SqliteStatement.DeleteFrom : SqliteStatement.DeleteRange);
         session.Bind(statement, 1, start);
@@ -91,16 +144,13 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
                 Apply(batch, batch.Operation(i));
             }
 
+            _log?.Append(_record.Clear().Add(batch).Bytes);
             session.Run(SqliteStatement.Commit, "committing a batch");
             return -1;
         }
         catch
         {
-            if (session.InTransaction)
-            {
-                raw.sqlite3_exec(session.Db, SqliteSql.Rollback);
-            }
-
+            RollBackIfOpen();
             throw;
         }
     }
@@ -112,7 +162,19 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
         session.Execute("PRAGMA wal_checkpoint(TRUNCATE)", "checkpointing after VACUUM");
     }
 
-    public void Dispose() => session.Dispose();
+    public void Dispose()
+    {
+        _log?.Dispose();
+        session.Dispose();
+    }
+
+    private void RollBackIfOpen()
+    {
+        if (session.InTransaction)
+        {
+            raw.sqlite3_exec(session.Db, SqliteSql.Rollback);
+        }
+    }
 
     private int FirstFailedPrecondition(WriteBatch batch)
     {
@@ -154,16 +216,16 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
         switch (operation.Kind)
         {
             case BatchEntryKind.Put:
-                Run(SqliteStatement.Put, first, batch.Second(operation), "Put in a batch");
+                RunOne(SqliteStatement.Put, first, batch.Second(operation), "Put in a batch");
                 break;
             case BatchEntryKind.Delete:
-                Run(SqliteStatement.Delete, first, default, "Delete in a batch");
+                RunOne(SqliteStatement.Delete, first, default, "Delete in a batch");
                 break;
             case BatchEntryKind.DeletePrefix:
-                DeleteRange(first, KeyOrder.TryGetPrefixEnd(first, out var end) ? end : default);
+                DeleteRangeOne(first, KeyOrder.TryGetPrefixEnd(first, out var end) ? end : default);
                 break;
             case BatchEntryKind.DeleteRange:
-                DeleteRange(first, batch.Second(operation));
+                DeleteRangeOne(first, batch.Second(operation));
                 break;
         }
     }

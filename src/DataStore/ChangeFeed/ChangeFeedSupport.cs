@@ -1,0 +1,22 @@
+namespace DataStore.ChangeFeed;
+
+/// <summary>Which backends have a change-log part, and why the others do not yet (ADR 0020).</summary>
+internal static class ChangeFeedSupport
+{
+    /// <summary>True when stores of <paramref name="backend"/> can be created with the change feed on.</summary>
+    public static bool Has(StoreBackend backend) => backend == StoreBackend.Sqlite;
+
+    /// <summary>Why <paramref name="backend"/> has no change feed, for exceptions and the conformance suite's skips.</summary>
+    public static string WhyNot(StoreBackend backend) => backend switch
+    {
+        StoreBackend.RocksDb or StoreBackend.LiteDb =>
+            $"The {backend} backend has no change feed yet: it will be delivered through the process that owns the store, once sharing across processes (issue 14) lands",
+        StoreBackend.Lmdb =>
+            "The Lmdb backend has no change feed yet: LMDB's named databases are records of the main database, which holds the pairs, so its log needs a layout of its own (ADR 0020)",
+        StoreBackend.FileSystem =>
+            "The FileSystem backend has no change feed yet: its log belongs in the batch journal's commit step (ADR 0020)",
+        StoreBackend.InMemory =>
+            "The InMemory backend has no change feed: nothing outside the process can write to it",
+        _ => $"The {backend} backend has no change feed",
+    };
+}

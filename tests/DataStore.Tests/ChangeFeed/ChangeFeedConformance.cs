@@ -1,0 +1,28 @@
+namespace DataStore.Tests.ChangeFeed;
+
+// Rule 13 on every persistent backend; the backends without a change-log part skip it, printing why.
+
+public sealed class SqliteChangeFeedContract : ChangeFeedContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
+
+public sealed class LmdbChangeFeedContract : ChangeFeedContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}
+
+public sealed class FileSystemChangeFeedContract : ChangeFeedContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}
+
+public sealed class RocksDbChangeFeedContract : ChangeFeedContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+public sealed class LiteDbChangeFeedContract : ChangeFeedContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}

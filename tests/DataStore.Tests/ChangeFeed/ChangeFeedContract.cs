@@ -1,0 +1,209 @@
+using System.Text;
+using DataStore.ChangeFeed;
+using DataStore.Tests.Conformance;
+using DataStore.TestHost;
+
+namespace DataStore.Tests.ChangeFeed;
+
+/// <summary>
+/// Rule 13: a process watching a prefix receives every commit of every process, one event per commit, in order, with a
+/// sequence that never goes backwards; falling behind the retention is an explicit resynchronize. The writers are real
+/// child processes (tests/DataStore.TestHost <c>feed-writes</c>), killed with kill -9 in one test.
+/// </summary>
+public abstract class ChangeFeedContract : StoreContract
+{
+    private static readonly TimeSpan Patience = TimeSpan.FromSeconds(120);
+
+    [Fact]
+    public async Task Every_commit_of_another_process_arrives_once_in_order_with_a_batch_as_one_event()
+    {
+        var store = OpenFeed();
+        var commits = int.Parse(Environment.GetEnvironmentVariable("DATASTORE_FEED_COMMITS") ?? "2000", System.Globalization.CultureInfo.InvariantCulture);
+        var start = store.ChangeSequence();
+        var watching = Collect(store, FeedWorkload.Prefix, start, commits);
+        using var writer = ChildProcess.Start(Args("feed-writes", "1", commits.ToString(System.Globalization.CultureInfo.InvariantCulture)));
+
+        var events = await watching;
+
+        Assert.True(writer.WaitForExit(Patience) == 0, writer.Output);
+        AssertCommits(events, start, 1);
+    }
+
+    [Fact]
+    public async Task A_subscriber_resuming_from_a_saved_sequence_gets_exactly_the_commits_after_it()
+    {
+        var store = OpenFeed();
+        Assert.Equal(0, ChildProcess.Run(Args("feed-writes", "1", "20")).ExitCode);
+
+        var events = await Collect(store, FeedWorkload.Prefix, after: 12, count: 8);
+
+        AssertCommits(events, 12, 13);
+        Assert.Equal(20, store.ChangeSequence());
+    }
+
+    [Fact]
+    public async Task A_subscriber_behind_the_retention_is_told_to_resynchronize_then_gets_every_later_commit()
+    {
+        var store = OpenFeed(retention: 10);
+        Assert.Equal(0, ChildProcess.Run(Args("feed-writes", "1", "50")).ExitCode); // the writer prunes to 10 as it closes
+
+        using var timeout = Deadline();
+        await using var subscription = store.Watch(Encoding.UTF8.GetBytes(FeedWorkload.Prefix), afterSequence: 5, timeout.Token).GetAsyncEnumerator(timeout.Token);
+        Assert.True(await subscription.MoveNextAsync());
+        Assert.Equal((StoreChangeKind.Resynchronize, 50L, 0), (subscription.Current.Kind, subscription.Current.Sequence, subscription.Current.Changes.Count));
+
+        Assert.Equal(0, ChildProcess.Run(Args("feed-writes", "51", "54")).ExitCode);
+        var events = new List<StoreChange>();
+        while (events.Count < 4 && await subscription.MoveNextAsync())
+        {
+            events.Add(subscription.Current);
+        }
+
+        AssertCommits(events, 50, 51);
+    }
+
+    [Fact]
+    public async Task A_subscriber_resuming_from_a_sequence_the_store_never_reached_is_told_to_resynchronize()
+    {
+        var store = OpenFeed();
+        Assert.Equal(0, ChildProcess.Run(Args("feed-writes", "1", "3")).ExitCode);
+
+        var events = await Collect(store, FeedWorkload.Prefix, after: 1000, count: 1);
+
+        Assert.Equal((StoreChangeKind.Resynchronize, 3L), (events[0].Kind, events[0].Sequence));
+    }
+
+    [Fact]
+    public void The_sequence_never_goes_backwards_across_restarts_compaction_and_pruning_to_one_commit()
+    {
+        var store = OpenFeed(retention: 1);
+        Assert.Equal(0, ChildProcess.Run(Args("feed-writes", "1", "5")).ExitCode);
+        store.Compact();
+        store.Dispose();
+
+        var reopened = Open();
+        Assert.Equal(5, reopened.ChangeSequence());
+        FeedWorkload.Commit(reopened, 6);
+        Assert.Equal(6, reopened.ChangeSequence());
+        Assert.Equal(0, ChildProcess.Run(Args("feed-writes", "7", "7")).ExitCode);
+        Assert.Equal(7, reopened.ChangeSequence());
+    }
+
+    [Fact]
+    public async Task A_writer_killed_with_kill_9_leaves_every_acknowledged_commit_with_its_event_and_no_data_without_one()
+    {
+        var seed = Random.Shared.Next();
+        var random = new Random(seed);
+        var context = $"seed {seed}";
+        var store = OpenFeed();
+        using (var writer = ChildProcess.Start(Args("feed-writes", "1", "1000000")))
+        {
+            var after = 100 + random.Next(400);
+            writer.WaitForLine(line => line == $"ACK {after}", Patience);
+            Thread.Sleep(random.Next(30));
+            writer.KillHard();
+            var acknowledged = int.Parse(writer.LastLine("ACK ")![4..], System.Globalization.CultureInfo.InvariantCulture);
+            Assert.True(store.ChangeSequence() >= acknowledged, $"{context}: commit {acknowledged} was acknowledged, the log ends at {store.ChangeSequence()}");
+        }
+
+        var latest = (int)store.ChangeSequence();
+        var events = await Collect(store, FeedWorkload.Prefix, after: 0, count: latest);
+        AssertCommits(events, 0, 1);
+        var model = new SortedSet<string>(StringComparer.Ordinal);
+        for (var i = 1; i <= latest; i++)
+        {
+            FeedWorkload.Replay(model, i);
+        }
+
+        var stored = StoreAssert.Scan(store, Encoding.UTF8.GetBytes(FeedWorkload.Prefix), keysOnly: true).Select(p => Encoding.UTF8.GetString(p.Key));
+        Assert.True(model.SequenceEqual(stored), $"{context}: the store does not hold what its {latest} logged commits made");
+    }
+
+    [Fact]
+    public async Task A_watch_skips_commits_outside_its_prefix_and_names_a_prefix_delete_as_one_range_invisible_to_scans()
+    {
+        var store = OpenFeed();
+        store.Put("a/1"u8, [1]);
+        store.Put("b/1"u8, [1]);
+        store.DeletePrefix("a/"u8);
+        store.Write(new WriteBatch().Put("b/2"u8, [2]).Put("a/2"u8, [2]));
+
+        var events = await Collect(store, "a/", after: 0, count: 3);
+
+        Assert.Equal(new[] { 1L, 3L, 4L }, events.Select(e => e.Sequence));
+        Assert.Equal((KeyChangeKind.DeleteRange, "a/", "a0"), Describe(events[1].Changes.Single()));
+        Assert.Equal((KeyChangeKind.Put, "a/2", ""), Describe(events[2].Changes.Single()));
+        Assert.Equal(new[] { "a/2", "b/1", "b/2" }, StoreAssert.Scan(store, [], keysOnly: true).Select(p => Encoding.UTF8.GetString(p.Key)));
+    }
+
+    [Fact]
+    public void A_store_created_with_the_feed_off_refuses_Watch_and_an_open_asking_for_it()
+    {
+        RequireFeed();
+        var store = Open();
+        Assert.Throws<InvalidOperationException>(() => store.Watch("a/"u8, cancellationToken: TestContext.Current.CancellationToken));
+        store.Dispose();
+
+        var error = Assert.ThrowsAny<DataStoreException>(() => Open(o => o.ChangeFeed = true));
+        Assert.Contains("change feed off", error.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary>Creates the store with the change feed on (the manifest's setting, so child processes log too).</summary>
+    protected IKeyValueStore OpenFeed(int retention = ChangeFeedSettings.DefaultRetention)
+    {
+        RequireFeed();
+        return Open(o =>
+        {
+            o.ChangeFeed = true;
+            o.ChangeFeedRetention = retention;
+        });
+    }
+
+    private void RequireFeed()
+    {
+        if (!ChangeFeedSupport.Has(Backend))
+        {
+            Assert.Skip($"{ChangeFeedSupport.WhyNot(Backend)}; rule '13: the change feed' is skipped on it.");
+        }
+    }
+
+    private static CancellationTokenSource Deadline()
+    {
+        var deadline = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+        deadline.CancelAfter(Patience);
+        return deadline;
+    }
+
+    private string[] Args(string command, params string[] rest) => [command, StorePath, Backend.ToString(), "-", .. rest];
+
+    private static async Task<List<StoreChange>> Collect(IKeyValueStore store, string prefix, long? after, int count)
+    {
+        using var timeout = Deadline();
+        var events = new List<StoreChange>();
+        await foreach (var change in store.Watch(Encoding.UTF8.GetBytes(prefix), after, timeout.Token))
+        {
+            events.Add(change);
+            if (events.Count == count)
+            {
+                break;
+            }
+        }
+
+        return events;
+    }
+
+    // Events k = 0.. are commits first, first + 1, ... with sequences after + 1, after + 2, ... and the workload's changes.
+    private static void AssertCommits(IReadOnlyList<StoreChange> events, long after, int first)
+    {
+        for (var k = 0; k < events.Count; k++)
+        {
+            var change = events[k];
+            Assert.True(change.Kind == StoreChangeKind.Commit && change.Sequence == after + k + 1,
+                $"event {k}: expected commit {after + k + 1}, got {change.Kind} {change.Sequence}");
+            Assert.Equal(FeedWorkload.Changes(first + k), change.Changes.Select(Describe));
+        }
+    }
+
+    private static (KeyChangeKind Kind, string Key, string End) Describe(KeyChange change) =>
+        (change.Kind, Encoding.UTF8.GetString(change.Key), Encoding.UTF8.GetString(change.End));
+}
