@@ -19,7 +19,18 @@ public static class BenchmarkCommandLine
     /// <summary>The YCSB record count when none is given: small, so that a dry pass takes seconds.</summary>
     public const int DefaultRecords = 10_000;
 
-    /// <summary>True when the command line names a job (<c>--job</c>, <c>-j</c>): the suites then add none of their own.</summary>
+    /// <summary>
+    /// BenchmarkDotNet's options that make a job of their own: given beside a suite's own job, each would run as a
+    /// second job rather than change the first.
+    /// </summary>
+    private static readonly string[] JobOptions =
+    [
+        "--job", "-j", "--runtimes", "-r", "--inProcess", "-i", "--launchCount", "--warmupCount", "--minWarmupCount",
+        "--maxWarmupCount", "--iterationTime", "--iterationCount", "--minIterationCount", "--maxIterationCount",
+        "--invocationCount", "--unrollFactor", "--strategy", "--platform", "--runOncePerIteration", "--envVars",
+    ];
+
+    /// <summary>True when the command line shapes a job (<c>--job</c>, <c>--iterationCount</c>, <c>--inProcess</c>, ...): the suites then add none of their own.</summary>
     public static bool JobGiven { get; private set; }
 
     /// <summary>The backends selected, or null for every backend this build includes.</summary>
@@ -54,7 +65,7 @@ public static class BenchmarkCommandLine
                     Environment.SetEnvironmentVariable(KeysVariable, PositiveValueOf(args, ref i));
                     break;
                 default:
-                    JobGiven |= args[i] is "--job" or "-j" || args[i].StartsWith("--job=", StringComparison.Ordinal);
+                    JobGiven |= JobOptions.Contains(args[i].Split('=')[0], StringComparer.OrdinalIgnoreCase);
                     rest.Add(args[i]);
                     break;
             }

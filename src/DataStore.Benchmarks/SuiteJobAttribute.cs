@@ -4,8 +4,9 @@ using BenchmarkDotNet.Jobs;
 namespace DataStore.Benchmarks;
 
 /// <summary>
-/// A suite's own job (one launch, its warm-up and iteration counts), used only when the command line names no job:
-/// <c>--job Dry</c> or <c>--job Short</c> then replaces it instead of running beside it, as <c>[SimpleJob]</c> would.
+/// A suite's own job (one launch, its warm-up and iteration counts), used only when the command line shapes no job:
+/// <c>--job Dry</c>, <c>--job Short</c>, <c>--iterationCount 3 --warmupCount 1</c> or <c>--inProcess</c> then replaces it
+/// instead of running beside it, as they would beside <c>[SimpleJob]</c>.
 /// </summary>
 [AttributeUsage(AttributeTargets.Class)]
 public sealed class SuiteJobAttribute : Attribute, IConfigSource
