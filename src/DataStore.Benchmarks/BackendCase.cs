@@ -4,13 +4,9 @@ namespace DataStore.Benchmarks;
 public sealed record BackendCase(StoreBackend Backend)
 {
     /// <summary>The backends every suite runs over: each one this build includes.</summary>
-    /// <remarks>The environment variable <c>DATASTORE_BENCH_BACKENDS</c> (for example <c>Sqlite,RocksDb</c>) narrows the list.</remarks>
-    public static IEnumerable<BackendCase> All { get; } =
-        Enum.GetValues<StoreBackend>().Where(KeyValueStore.IsAvailable).Where(Selected).Select(b => new BackendCase(b)).ToArray();
-
-    private static bool Selected(StoreBackend backend) =>
-        Environment.GetEnvironmentVariable("DATASTORE_BENCH_BACKENDS") is not { Length: > 0 } list ||
-        list.Split(',', StringSplitOptions.TrimEntries).Contains(backend.ToString(), StringComparer.OrdinalIgnoreCase);
+    /// <remarks><c>--backends Sqlite,RocksDb</c> (or the environment variable <c>DATASTORE_BENCH_BACKENDS</c>) narrows the list.</remarks>
+    public static IEnumerable<BackendCase> All =>
+        Enum.GetValues<StoreBackend>().Where(KeyValueStore.IsAvailable).Where(b => BenchmarkCommandLine.Selects(b.ToString())).Select(b => new BackendCase(b)).ToArray();
 
     public override string ToString() => Backend.ToString();
 }

@@ -3,7 +3,7 @@ using System.Buffers.Binary;
 namespace DataStore.Benchmarks;
 
 /// <summary>
-/// The data shape of the native anchor (../shared/anchors/native): 9-byte keys (tag 0x01 + 8-byte big-endian id),
+/// The data shape of the native anchor (docs/benchmarks/native-ruler.md): 9-byte keys (tag 0x01 + 8-byte big-endian id),
 /// existing ids even, misses odd; 128-byte incompressible values cut from a random pool.
 /// </summary>
 public static class BenchmarkData

@@ -9,7 +9,7 @@ namespace DataStore.Benchmarks;
 /// (per batch for Batch1000).
 /// </summary>
 [MemoryDiagnoser]
-[SimpleJob(launchCount: 1, warmupCount: 3, iterationCount: 15)]
+[SuiteJob(warmupCount: 3, iterationCount: 15)]
 public class CoreBenchmarks : PreloadedStoreBenchmarks
 {
     private const int ReadsPerInvoke = 1_000;

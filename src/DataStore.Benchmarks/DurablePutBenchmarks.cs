@@ -7,7 +7,7 @@ namespace DataStore.Benchmarks;
 /// concurrent writers share each WAL fsync, so the time per put falls as writers are added. Time is per put.
 /// </summary>
 [MemoryDiagnoser]
-[SimpleJob(launchCount: 1, warmupCount: 2, iterationCount: 10)]
+[SuiteJob(warmupCount: 2, iterationCount: 10)]
 public class DurablePutBenchmarks
 {
     private const int PutsPerInvoke = 256;

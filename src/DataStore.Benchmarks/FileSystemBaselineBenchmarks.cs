@@ -12,10 +12,10 @@ namespace DataStore.Benchmarks;
 /// as the backend does, so neither .NET's file handle nor path marshalling is in them.
 /// </summary>
 [MemoryDiagnoser]
-[SimpleJob(launchCount: 1, warmupCount: 3, iterationCount: 15)]
+[SuiteJob(warmupCount: 3, iterationCount: 15)]
 public partial class FileSystemBaselineBenchmarks
 {
-    private const int Preloaded = 100_000;
+    private static readonly int Preloaded = BenchmarkCommandLine.Keys;
     private const int ReadsPerInvoke = 1_000;
     private const int PutsPerInvoke = 100;
     private const int Mask = (1 << 16) - 1;

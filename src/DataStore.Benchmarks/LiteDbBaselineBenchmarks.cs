@@ -15,10 +15,10 @@ namespace DataStore.Benchmarks;
 /// <c>Shared</c> is its multi-process mode (a named mutex, the file opened and closed around each operation).
 /// </remarks>
 [MemoryDiagnoser]
-[SimpleJob(launchCount: 1, warmupCount: 3, iterationCount: 15)]
+[SuiteJob(warmupCount: 3, iterationCount: 15)]
 public class LiteDbBaselineBenchmarks
 {
-    private const int Preloaded = 100_000;
+    private static readonly int Preloaded = BenchmarkCommandLine.Keys;
     private const int ReadsPerInvoke = 1_000;
     private const int PutsPerInvoke = 100;
     private const int Mask = (1 << 16) - 1;

@@ -8,8 +8,8 @@ namespace DataStore.Benchmarks;
 /// </summary>
 public abstract class PreloadedStoreBenchmarks
 {
-    /// <summary>The 100,000 keys (ids 0, 2, 4, ...) every such suite starts from.</summary>
-    protected const int Preloaded = 100_000;
+    /// <summary>The keys (ids 0, 2, 4, ...) every such suite starts from: 100,000 unless <c>--keys</c> says otherwise.</summary>
+    protected static int Preloaded => BenchmarkCommandLine.Keys;
 
     private string _directory = "";
 

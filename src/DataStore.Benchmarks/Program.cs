@@ -1,4 +1,27 @@
-// dotnet run -c Release --project src/DataStore.Benchmarks -- --filter '*'
+// dotnet run -c Release --project src/DataStore.Benchmarks -- --filter '*' [--backends Sqlite,Lmdb] [--records 100000]
+// Runs from any directory; results go to ./BenchmarkDotNet.Artifacts of the directory it was started from.
 using BenchmarkDotNet.Running;
+using DataStore.Benchmarks;
 
-BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+string[] benchmarkArgs;
+try
+{
+    benchmarkArgs = BenchmarkCommandLine.Parse(args);
+}
+catch (ArgumentException e)
+{
+    Console.Error.WriteLine(e.Message);
+    return 2;
+}
+
+benchmarkArgs = ProjectDirectory.Enter(benchmarkArgs);
+var summaries = BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(benchmarkArgs);
+
+// A benchmark that threw (its setup, or one invocation) fails the run, so a dry pass in CI catches it.
+var failed = summaries.Where(s => s.HasCriticalValidationErrors || s.Reports.Any(r => !r.Success)).Select(s => s.Title).ToArray();
+foreach (var title in failed)
+{
+    Console.Error.WriteLine($"benchmarks failed: {title}");
+}
+
+return failed.Length == 0 ? 0 : 1;

@@ -3,16 +3,16 @@ using SQLitePCL;
 namespace DataStore.Sqlite;
 
 /// <summary>
-/// One point read on a rented reader connection: binds the key and steps once. <see cref="Value"/> is valid until
-/// <see cref="Dispose"/>, which resets the statement (ending SQLite's implicit read transaction) and returns the connection.
+/// One point read on a connection from <see cref="SqlitePointReads"/>: binds the key and steps once. <see cref="Value"/> is valid until
+/// <see cref="Dispose"/>, which resets the statement (ending SQLite's implicit read transaction) and gives the connection back.
 /// </summary>
 internal ref struct SqliteLookup
 {
-    private readonly SqliteSessionPool _pool;
+    private readonly SqlitePointReads _pool;
     private readonly SqliteSession _session;
     private readonly sqlite3_stmt? _statement;
 
-    public SqliteLookup(SqliteSessionPool pool, SqliteStatement which, ReadOnlySpan<byte> key, string operation)
+    public SqliteLookup(SqlitePointReads pool, SqliteStatement which, ReadOnlySpan<byte> key, string operation)
     {
         _pool = pool;
         _session = pool.Rent();

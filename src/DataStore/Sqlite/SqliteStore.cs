@@ -7,7 +7,8 @@ namespace DataStore.Sqlite;
 
 /// <summary>
 /// The default backend: SQLite in WAL mode, one <c>WITHOUT ROWID</c> table. One writer connection behind a lock
-/// with a timeout; a pool of reader connections for point reads and snapshot scans; WAL syncs in the background
+/// with a timeout, which also serves point reads while no write holds it (<see cref="SqlitePointReads"/>); a pool
+/// of reader connections for the other point reads and for snapshot scans; WAL syncs in the background
 /// (Relaxed) or before a durable write returns, shared by concurrent writers.
 /// </summary>
 internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
@@ -24,6 +25,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
     private readonly TimeSpan _timeout;
     private readonly SqliteWriter _writer;
     private readonly SqliteSessionPool _readers;
+    private readonly SqlitePointReads _pointReads;
     private readonly WalFileSync _walSync;
     private readonly BackgroundSync? _backgroundSync;
     private readonly ILogger _logger;
@@ -38,6 +40,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
         _writer = writer;
         _logger = logger;
         _readers = new SqliteSessionPool(() => SqliteSession.Open(file, writer.Errors, options.Timeout, writer.Checksums));
+        _pointReads = new SqlitePointReads(_writeLock, writer, _readers);
         _walSync = new WalFileSync(file + "-wal");
         _backgroundSync = BackgroundSync.StartIfRelaxed(durability, options.SyncInterval, SyncInBackground);
     }
@@ -73,7 +76,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
 
     protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {
-        using var lookup = new SqliteLookup(_readers, SqliteStatement.Get, key, "Get");
+        using var lookup = new SqliteLookup(_pointReads, SqliteStatement.Get, key, "Get");
         if (lookup.Found)
         {
             destination.Write(lookup.CheckedValue(key));
@@ -84,7 +87,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
 
     protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
     {
-        using var lookup = new SqliteLookup(_readers, SqliteStatement.Get, key, "Get");
+        using var lookup = new SqliteLookup(_pointReads, SqliteStatement.Get, key, "Get");
         if (!lookup.Found)
         {
             return -1;
@@ -101,7 +104,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
 
     protected override bool HaveKeyCore(ReadOnlySpan<byte> key)
     {
-        using var lookup = new SqliteLookup(_readers, SqliteStatement.HaveKey, key, "HaveKey");
+        using var lookup = new SqliteLookup(_pointReads, SqliteStatement.HaveKey, key, "HaveKey");
         return lookup.Found;
     }
 

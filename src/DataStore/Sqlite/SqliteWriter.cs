@@ -45,6 +45,9 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
 
     public SqliteErrors Errors => session.Errors;
 
+    /// <summary>The writer connection itself, for point reads while the write lock is free (<see cref="SqlitePointReads"/>).</summary>
+    public SqliteSession Session => session;
+
     /// <summary>True when the table stores each pair's checksum.</summary>
     public bool Checksums => session.Checksums;
 

@@ -32,6 +32,10 @@ internal sealed class StoreWriterLock(KeyValueStoreBase store, TimeSpan timeout)
         return new Scope(this);
     }
 
+    /// <summary>Enters only if no thread holds the lock, this one included (so never inside a write); waits for nothing.</summary>
+    /// <remarks>Call <see cref="Exit"/> after a true return. The caller runs inside a store call, so the store is not disposed meanwhile.</remarks>
+    public bool TryEnter() => !Monitor.IsEntered(_monitor) && Monitor.TryEnter(_monitor);
+
     /// <summary>Enters with no time limit, even once the store is disposed, so closing it waits for a write in progress.</summary>
     public Scope EnterToClose()
     {

@@ -1,7 +1,7 @@
 namespace DataStore.Tests.Conformance;
 
 /// <summary>
-/// The base of every conformance rule: one abstract class per DESIGN.md rule derives from it, and one tiny
+/// The base of every conformance rule: one abstract class per contract rule (docs/contract.md) derives from it, and one tiny
 /// sealed subclass per backend names the backend. Each test gets a fresh temporary directory.
 /// </summary>
 public abstract class StoreContract : IDisposable
