@@ -21,4 +21,7 @@ public enum StoreCapabilities
 
     /// <summary><see cref="IKeyValueStore.Compact"/> gives free space back to the file system.</summary>
     Compaction = 1 << 4,
+
+    /// <summary>The store only reads: every write method throws <see cref="ReadOnlyStoreException"/> (a Packed store).</summary>
+    ReadOnly = 1 << 8,
 }
