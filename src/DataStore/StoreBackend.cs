@@ -20,4 +20,7 @@ public enum StoreBackend
 
     /// <summary>LiteDB 5 in direct mode, one collection keyed by the binary key; one process at a time (ADR 0009).</summary>
     LiteDb = 5,
+
+    /// <summary>One immutable, memory-mapped file built by <see cref="PackedStore.Build(IEnumerable{KeyValuePair{byte[], byte[]}}, string, IProgress{StoreProgress}?, CancellationToken)"/>; read-only, shared by any number of processes (ADR 0019).</summary>
+    Packed = 6,
 }

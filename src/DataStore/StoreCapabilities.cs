@@ -24,4 +24,7 @@ public enum StoreCapabilities
 
     /// <summary>A store created with the change feed on delivers every commit of every process to <see cref="ChangeFeedExtensions.Watch"/>.</summary>
     ChangeFeed = 1 << 5,
+
+    /// <summary>The store only reads: every write method throws <see cref="ReadOnlyStoreException"/> (a Packed store).</summary>
+    ReadOnly = 1 << 8,
 }

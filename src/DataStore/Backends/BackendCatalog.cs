@@ -18,6 +18,7 @@ internal static class BackendCatalog
             StoreBackend.Lmdb => Lmdb.LmdbBackend.Instance,
             StoreBackend.FileSystem => FileSystem.FileSystemBackend.Instance,
             StoreBackend.LiteDb => LiteDb.LiteDbBackend.Instance,
+            StoreBackend.Packed => Packed.PackedBackend.Instance,
             StoreBackend.RocksDb => RocksDb.Value,
             _ => null,
         };

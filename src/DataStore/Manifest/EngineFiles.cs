@@ -13,6 +13,7 @@ internal static class EngineFiles
         (StoreBackend.LiteDb, ["store.litedb", "store-log.litedb"]),
         (StoreBackend.RocksDb, ["CURRENT", "MANIFEST-*", "IDENTITY", "*.sst"]),
         (StoreBackend.FileSystem, ["data", "journal"]),
+        (StoreBackend.Packed, ["store.packed"]),
     ];
 
     /// <summary>Each backend whose files lie in <paramref name="directory"/>, with the names found.</summary>
@@ -48,6 +49,7 @@ internal static class EngineFiles
         StoreBackend.Sqlite => MissingOrEmpty(directory, "store.sqlite"),
         StoreBackend.Lmdb => MissingOrEmpty(directory, "store.lmdb"),
         StoreBackend.LiteDb => MissingOrEmpty(directory, "store.litedb"),
+        StoreBackend.Packed => MissingOrEmpty(directory, "store.packed"),
         StoreBackend.RocksDb => MissingRocksDbManifest(directory),
         StoreBackend.FileSystem => Directory.Exists(System.IO.Path.Combine(directory, "data"))
             ? null
@@ -61,6 +63,7 @@ internal static class EngineFiles
         StoreBackend.Sqlite => ["store.sqlite"],
         StoreBackend.Lmdb => ["store.lmdb"],
         StoreBackend.LiteDb => ["store.litedb"],
+        StoreBackend.Packed => ["store.packed"],
         StoreBackend.RocksDb => RocksDbManifestName(directory) is { } manifest ? ["CURRENT", manifest] : ["CURRENT"],
         _ => [],
     };

@@ -3,7 +3,8 @@ namespace DataStore.Tests.Cli;
 /// <summary>The persistent backends this build can open: the CLI tests run against each one present.</summary>
 public static class CliBackends
 {
-    private static readonly StoreBackend[] Persistent = [.. Enum.GetValues<StoreBackend>().Where(b => b != StoreBackend.InMemory)];
+    // Packed is read-only, so the tool's write paths cannot run on it; Packed/PackedCliTests covers its commands.
+    private static readonly StoreBackend[] Persistent = [.. Enum.GetValues<StoreBackend>().Where(b => b is not StoreBackend.InMemory and not StoreBackend.Packed)];
 
     public static TheoryData<StoreBackend> Available => [.. Persistent.Where(KeyValueStore.IsAvailable)];
 

@@ -30,7 +30,8 @@ public abstract class StoreContract : IDisposable
     };
 
     /// <summary>Opens the backend under test; the store is disposed with the test.</summary>
-    protected IKeyValueStore Open(Action<DataStoreOptions>? configure = null, string? path = null)
+    /// <remarks>On a <see cref="StoreCapabilities.ReadOnly"/> backend a write rule cannot run: it is skipped, naming the rule, unless the test only reads (<see cref="ReadsOnly"/>).</remarks>
+    protected IKeyValueStore Open(Action<DataStoreOptions>? configure = null, string? path = null, [System.Runtime.CompilerServices.CallerMemberName] string rule = "")
     {
         var options = Options(path);
         configure?.Invoke(options);
@@ -44,8 +45,16 @@ public abstract class StoreContract : IDisposable
         var store = KeyValueStore.Open(options);
         _opened.Add(store);
         Assert.True(!ThroughOwner || store.Sharing.Role == StoreRole.Client, $"{Backend}: the store under test should be a client, but is {store.Sharing.Role}");
+        if (!ReadsOnly && store.Capabilities.HasFlag(StoreCapabilities.ReadOnly))
+        {
+            Assert.Skip($"{Backend} declares ReadOnly, and '{rule}' writes through the store, so it is skipped on it; the read rules run in the Read*Contract classes.");
+        }
+
         return store;
     }
+
+    /// <summary>True for contracts whose tests only read what they seeded; they run on read-only backends too.</summary>
+    protected virtual bool ReadsOnly => false;
 
     /// <summary>Skips the test, printing why, when the backend does not declare <paramref name="needed"/>.</summary>
     protected void RequireCapability(StoreCapabilities needed, string rule)

@@ -88,3 +88,28 @@ public sealed class FileSystemPairChecksumContract : PairChecksumContract
 {
     protected override StoreBackend Backend => StoreBackend.FileSystem;
 }
+
+public sealed class FileSystemReadPointContract : ReadPointContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}
+
+public sealed class FileSystemReadScanContract : ReadScanContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}
+
+public sealed class FileSystemReadDifferentialContract : ReadDifferentialContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}
+
+public sealed class FileSystemReadOnlyContract : ReadOnlyContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}
+
+public sealed class FileSystemReadProcessesContract : ReadProcessesContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}

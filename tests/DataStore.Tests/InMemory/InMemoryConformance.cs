@@ -88,3 +88,28 @@ public sealed class InMemoryPairChecksumContract : PairChecksumContract
 {
     protected override StoreBackend Backend => StoreBackend.InMemory;
 }
+
+public sealed class InMemoryReadPointContract : ReadPointContract
+{
+    protected override StoreBackend Backend => StoreBackend.InMemory;
+}
+
+public sealed class InMemoryReadScanContract : ReadScanContract
+{
+    protected override StoreBackend Backend => StoreBackend.InMemory;
+}
+
+public sealed class InMemoryReadDifferentialContract : ReadDifferentialContract
+{
+    protected override StoreBackend Backend => StoreBackend.InMemory;
+}
+
+public sealed class InMemoryReadOnlyContract : ReadOnlyContract
+{
+    protected override StoreBackend Backend => StoreBackend.InMemory;
+}
+
+public sealed class InMemoryReadProcessesContract : ReadProcessesContract
+{
+    protected override StoreBackend Backend => StoreBackend.InMemory;
+}

@@ -88,3 +88,28 @@ public sealed class LiteDbPairChecksumContract : PairChecksumContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 }
+
+public sealed class LiteDbReadPointContract : ReadPointContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}
+
+public sealed class LiteDbReadScanContract : ReadScanContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}
+
+public sealed class LiteDbReadDifferentialContract : ReadDifferentialContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}
+
+public sealed class LiteDbReadOnlyContract : ReadOnlyContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}
+
+public sealed class LiteDbReadProcessesContract : ReadProcessesContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}

@@ -88,3 +88,28 @@ public sealed class LmdbPairChecksumContract : PairChecksumContract
 {
     protected override StoreBackend Backend => StoreBackend.Lmdb;
 }
+
+public sealed class LmdbReadPointContract : ReadPointContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}
+
+public sealed class LmdbReadScanContract : ReadScanContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}
+
+public sealed class LmdbReadDifferentialContract : ReadDifferentialContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}
+
+public sealed class LmdbReadOnlyContract : ReadOnlyContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}
+
+public sealed class LmdbReadProcessesContract : ReadProcessesContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}

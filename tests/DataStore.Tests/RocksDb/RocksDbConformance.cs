@@ -88,3 +88,28 @@ public sealed class RocksDbPairChecksumContract : PairChecksumContract
 {
     protected override StoreBackend Backend => StoreBackend.RocksDb;
 }
+
+public sealed class RocksDbReadPointContract : ReadPointContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+public sealed class RocksDbReadScanContract : ReadScanContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+public sealed class RocksDbReadDifferentialContract : ReadDifferentialContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+public sealed class RocksDbReadOnlyContract : ReadOnlyContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+public sealed class RocksDbReadProcessesContract : ReadProcessesContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}

@@ -88,3 +88,28 @@ public sealed class SqlitePairChecksumContract : PairChecksumContract
 {
     protected override StoreBackend Backend => StoreBackend.Sqlite;
 }
+
+public sealed class SqliteReadPointContract : ReadPointContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
+
+public sealed class SqliteReadScanContract : ReadScanContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
+
+public sealed class SqliteReadDifferentialContract : ReadDifferentialContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
+
+public sealed class SqliteReadOnlyContract : ReadOnlyContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}
+
+public sealed class SqliteReadProcessesContract : ReadProcessesContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}

@@ -1,0 +1,62 @@
+using DataStore.Tests.Cli;
+
+namespace DataStore.Tests.Packed;
+
+/// <summary><c>datastore pack</c>, and the read commands on a Packed store, as a real process.</summary>
+public sealed class PackedCliTests : IDisposable
+{
+    private readonly TemporaryDirectory _directory = new();
+
+    private string Source => _directory.Sub("source");
+
+    private string Target => _directory.Sub("packed");
+
+    [Fact]
+    public void Pack_builds_a_Packed_store_holding_every_pair_of_the_store()
+    {
+        CliBackends.CreateStore(Source, StoreBackend.Sqlite, MaintenanceStores.Sample(100));
+
+        var pack = DatastoreTool.RunOk(_directory.Path, "pack", "--store", Source, "--to", Target);
+
+        Assert.Contains("packed 104 pairs from Sqlite store", pack.Text, StringComparison.Ordinal);
+        Assert.Equal(MaintenanceStores.Pairs(Source), MaintenanceStores.Pairs(Target));
+        using (var packed = KeyValueStore.Open(Target))
+        {
+            Assert.Equal(StoreBackend.Packed, packed.Backend);
+        }
+
+        var verifySource = DatastoreTool.RunOk(_directory.Path, "verify", "--store", Source);
+        var verifyPacked = DatastoreTool.RunOk(_directory.Path, "verify", "--store", Target);
+        Assert.Equal(MaintenanceStores.Field(verifySource, "checksum"), MaintenanceStores.Field(verifyPacked, "checksum"));
+    }
+
+    [Fact]
+    public void Pack_from_a_dump_and_a_rebuild_over_the_same_Packed_store()
+    {
+        CliBackends.CreateStore(Source, StoreBackend.Sqlite, ("a", "1"), ("b", "2"));
+        DatastoreTool.RunOk(_directory.Path, "pack", "--store", Source, "--to", Target);
+        CliBackends.CreateStore(Source, StoreBackend.Sqlite, ("c", "3"));
+        DatastoreTool.RunOk(_directory.Path, "export", "--store", Source, "store.dump");
+
+        var pack = DatastoreTool.RunOk(_directory.Path, "pack", "--from-dump", "store.dump", "--to", Target);
+
+        Assert.Contains("packed 3 pairs from dump", pack.Text, StringComparison.Ordinal);
+        Assert.Equal(MaintenanceStores.Pairs(Source), MaintenanceStores.Pairs(Target));
+    }
+
+    [Fact]
+    public void Pack_refuses_another_backends_store_and_a_missing_dump_and_writes_are_refused_on_a_Packed_store()
+    {
+        CliBackends.CreateStore(Source, StoreBackend.Sqlite, ("a", "1"));
+        var lmdb = _directory.Sub("lmdb");
+        CliBackends.CreateStore(lmdb, StoreBackend.Sqlite, ("b", "2"));
+
+        DatastoreTool.Run(_directory.Path, ["pack", "--store", Source, "--to", lmdb]).AssertFailed(3, "not a Packed store");
+        DatastoreTool.Run(_directory.Path, ["pack", "--from-dump", "missing.dump", "--to", Target]).AssertFailed(2, "does not exist");
+        DatastoreTool.RunOk(_directory.Path, "pack", "--store", Source, "--to", Target);
+        DatastoreTool.Run(_directory.Path, ["put", "--store", Target, "x", "1"]).AssertFailed(3, "read-only");
+        Assert.Equal(MaintenanceStores.Pairs(Source), MaintenanceStores.Pairs(Target));
+    }
+
+    public void Dispose() => _directory.Dispose();
+}
