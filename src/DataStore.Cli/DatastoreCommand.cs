@@ -46,10 +46,18 @@ internal static class DatastoreCommand
             // An unknown word explains the other errors it causes ("Required command was not provided").
             return errors.Usage(parse.UnmatchedTokens.Count > 0
                 ? $"unknown command or argument '{parse.UnmatchedTokens[0]}'."
-                : parse.Errors[0].Message);
+                : MissingArgument(parse) ?? parse.Errors[0].Message);
         }
 
         // Signals are CancelSignals' to handle: the command removes its partial output before the process ends.
         return parse.Invoke(new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null });
+    }
+
+    /// <summary>"missing argument 'key' for 'datastore get': The key." when a required argument was left out, else null.</summary>
+    private static string? MissingArgument(ParseResult parse)
+    {
+        var command = parse.CommandResult.Command;
+        var missing = command.Arguments.FirstOrDefault(a => a.Arity.MinimumNumberOfValues > 0 && (parse.GetResult(a)?.Tokens.Count ?? 0) == 0);
+        return missing is null ? null : $"missing argument '{missing.Name}' for 'datastore {command.Name}': {missing.Description}";
     }
 }

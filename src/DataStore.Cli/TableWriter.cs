@@ -3,20 +3,33 @@ using Spectre.Console;
 
 namespace DataStore.Cli;
 
-/// <summary>Renders a Spectre.Console table to the command's stdout: with colour on a terminal, plain when redirected.</summary>
+/// <summary>
+/// Writes name/value rows to the command's stdout: a Spectre.Console table on a terminal, plain <c>name: value</c>
+/// lines (no box drawing, no colour) when stdout is redirected to a file or a pipe.
+/// </summary>
 internal static class TableWriter
 {
-    public static void Write(CliContext context, Table table)
+    public static void Write(CliContext context, IReadOnlyList<(string Name, string Value)> rows)
     {
-        var text = new StringWriter();
-        var redirected = Console.IsOutputRedirected;
-        var console = AnsiConsole.Create(new AnsiConsoleSettings
+        if (Console.IsOutputRedirected)
         {
-            Out = new AnsiConsoleOutput(text),
-            Ansi = redirected ? AnsiSupport.No : AnsiSupport.Detect,
-            ColorSystem = redirected ? ColorSystemSupport.NoColors : ColorSystemSupport.Detect,
-        });
-        if (!redirected && Console.WindowWidth > 0)
+            foreach (var (name, value) in rows)
+            {
+                context.WriteLine($"{name}: {value}");
+            }
+
+            return;
+        }
+
+        var table = new Table().AddColumn("property").AddColumn("value");
+        foreach (var (name, value) in rows)
+        {
+            table.AddRow(Markup.Escape(name), Markup.Escape(value));
+        }
+
+        var text = new StringWriter();
+        var console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(text) });
+        if (Console.WindowWidth > 0)
         {
             console.Profile.Width = Console.WindowWidth;
         }

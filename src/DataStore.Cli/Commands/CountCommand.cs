@@ -1,4 +1,5 @@
 using System.CommandLine;
+using DataStore.Cli.Json;
 
 namespace DataStore.Cli.Commands;
 
@@ -12,13 +13,23 @@ internal static class CountCommand
             Description = "Count only keys that start with this prefix (default: every key).",
             Arity = ArgumentArity.ZeroOrOne,
         };
-        var command = new Command("count", "Print how many keys the store holds, or how many start with PREFIX.") { prefix };
+        var json = JsonOutput.CreateOption("the count");
+        var command = new Command("count", "Print how many keys the store holds, or how many start with PREFIX.") { prefix, json };
         return new(command, context =>
         {
-            var prefixBytes = context.Decode(context.Parse.GetValue(prefix) ?? "", "the prefix");
+            var prefixText = context.Parse.GetValue(prefix) ?? "";
+            var prefixBytes = context.Decode(prefixText, "the prefix");
             using var store = context.OpenStore();
             var count = StatusDisplay.While("Counting keys", () => StoreStatistics.CountKeys(store, prefixBytes));
-            context.WriteLine(count.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            if (context.Parse.GetValue(json))
+            {
+                JsonOutput.Write(context, new CountRecord(prefixText, count), CliJsonContext.Default.CountRecord);
+            }
+            else
+            {
+                context.WriteLine(count.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            }
+
             return ExitCode.Ok;
         });
     }

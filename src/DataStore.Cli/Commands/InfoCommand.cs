@@ -1,7 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
+using DataStore.Cli.Json;
 using DataStore.Manifest;
-using Spectre.Console;
 
 namespace DataStore.Cli.Commands;
 
@@ -10,22 +10,31 @@ internal static class InfoCommand
 {
     public static CliCommand Create()
     {
-        var command = new Command("info", "Print the store's backend, format version, path, durability, capabilities, key count and size on disk.");
+        var json = JsonOutput.CreateOption("the properties");
+        var command = new Command("info", "Print the store's backend, format version, path, durability, capabilities, key count and size on disk.") { json };
         return new(command, context =>
         {
             using var store = context.OpenStore();
             var manifest = StoreManifest.OpenOrCreate(store.Path, new DataStoreOptions { Path = store.Path, CreateIfMissing = false });
             var keys = StatusDisplay.While("Counting keys", () => StoreStatistics.CountKeys(store, []));
             var bytes = StoreStatistics.SizeOnDisk(store.Path);
-            var table = new Table().AddColumn("property").AddColumn("value");
-            table.AddRow("path", Markup.Escape(store.Path));
-            table.AddRow("backend", store.Backend.ToString());
-            table.AddRow("format version", manifest.FormatVersion.ToString(CultureInfo.InvariantCulture));
-            table.AddRow("durability", store.Durability.ToString());
-            table.AddRow("capabilities", store.Capabilities.ToString());
-            table.AddRow("keys", keys.ToString(CultureInfo.InvariantCulture));
-            table.AddRow("size on disk", $"{bytes.ToString(CultureInfo.InvariantCulture)} bytes ({StoreStatistics.Readable(bytes)})");
-            TableWriter.Write(context, table);
+            if (context.Parse.GetValue(json))
+            {
+                var capabilities = Enum.GetValues<StoreCapabilities>().Where(c => c != StoreCapabilities.None && store.Capabilities.HasFlag(c)).Select(c => c.ToString()).ToArray();
+                var record = new InfoRecord(store.Path, store.Backend.ToString(), manifest.FormatVersion, store.Durability.ToString(), capabilities, keys, bytes);
+                JsonOutput.Write(context, record, CliJsonContext.Default.InfoRecord);
+                return ExitCode.Ok;
+            }
+
+            TableWriter.Write(context, [
+                ("path", store.Path),
+                ("backend", store.Backend.ToString()),
+                ("format version", manifest.FormatVersion.ToString(CultureInfo.InvariantCulture)),
+                ("durability", store.Durability.ToString()),
+                ("capabilities", store.Capabilities.ToString()),
+                ("keys", keys.ToString(CultureInfo.InvariantCulture)),
+                ("size on disk", $"{bytes.ToString(CultureInfo.InvariantCulture)} bytes ({StoreStatistics.Readable(bytes)})"),
+            ]);
             return ExitCode.Ok;
         });
     }

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using DataStore.Cli.Json;
 
 namespace DataStore.Cli.Commands;
 
@@ -26,9 +27,10 @@ internal static class ScanCommand
                 result.AddError("--limit must be 0 or more.");
             }
         });
+        var json = JsonOutput.CreateOption("each pair");
         var command = new Command("scan", "Print pairs in ascending key order, one per line: KEY<TAB>VALUE (or KEY with --keys-only).")
         {
-            prefix, from, to, keysOnly, limit,
+            prefix, from, to, keysOnly, limit, json,
         };
         return new(command, context =>
         {
@@ -46,10 +48,18 @@ internal static class ScanCommand
             var prefixBytes = context.Decode(prefixText ?? "", "the prefix");
             var onlyKeys = context.Parse.GetValue(keysOnly);
             var left = context.Parse.GetValue(limit) ?? long.MaxValue;
+            var asJson = context.Parse.GetValue(json);
             using var store = context.OpenStore();
             using var cursor = isRange ? store.ScanRange(start, end, onlyKeys) : store.ScanPrefix(prefixBytes, onlyKeys);
             for (; left > 0 && cursor.MoveNext(); left--)
             {
+                if (asJson)
+                {
+                    var value = onlyKeys ? null : JsonOutput.Text(context, cursor.Value, cursor.Key, "value");
+                    JsonOutput.Write(context, new PairRecord(JsonOutput.Text(context, cursor.Key, cursor.Key, "key"), value), CliJsonContext.Default.PairRecord);
+                    continue;
+                }
+
                 context.WriteBytes(cursor.Key);
                 if (!onlyKeys)
                 {

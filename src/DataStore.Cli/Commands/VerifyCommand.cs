@@ -1,4 +1,5 @@
 using System.CommandLine;
+using DataStore.Cli.Json;
 using DataStore.Cli.Verification;
 
 namespace DataStore.Cli.Commands;
@@ -15,15 +16,16 @@ internal static class VerifyCommand
     public static CliCommand Create()
     {
         var child = new Option<bool>(ChildOption) { Hidden = true, Description = "Run the verification in this process and report it as protocol lines (used by verify itself)." };
+        var json = JsonOutput.CreateOption("the report (the summary line goes to stderr)");
         var command = new Command(
             "verify",
             "Check the store: the engine's own integrity check, then a read of every pair. Prints pairs, bytes, checksum and every problem; "
             + "exit code 4 when anything is wrong, also when the engine crashes on a damaged file (it runs in a child process).")
         {
-            child,
+            child, json,
         };
         return new(command, (context, cancellationToken) => context.Parse.GetValue(child)
             ? VerifyChild.RunAsync(context, cancellationToken)
-            : VerifyParent.RunAsync(context, cancellationToken));
+            : VerifyParent.RunAsync(context, context.Parse.GetValue(json), cancellationToken));
     }
 }

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using DataStore.Cli.Commands;
+using DataStore.Cli.Json;
 using DataStore.Cli.Progress;
 
 namespace DataStore.Cli.Verification;
@@ -12,7 +13,7 @@ internal static class VerifyParent
 {
     private static readonly TimeSpan GraceAfterCancel = TimeSpan.FromSeconds(5);
 
-    public static async Task<int> RunAsync(CliContext context, CancellationToken cancellationToken)
+    public static async Task<int> RunAsync(CliContext context, bool asJson, CancellationToken cancellationToken)
     {
         var clock = Stopwatch.StartNew();
         using var child = Process.Start(SelfProcess.StartInfo([.. context.Arguments, VerifyCommand.ChildOption]))
@@ -32,7 +33,7 @@ internal static class VerifyParent
             return Failed(context, result.Store, child.ExitCode, childErrors);
         }
 
-        return Report(context, result, clock);
+        return Report(context, result, asJson, clock);
     }
 
     private static async Task<int> ReadAsync(Process child, ChildResult result, IProgress<StoreProgress>? progress)
@@ -43,7 +44,7 @@ internal static class VerifyParent
             switch (kind)
             {
                 case VerifyProtocol.Store:
-                    result.Store = $"{fields[0]} store '{fields[1]}'";
+                    (result.Backend, result.Path) = (fields[0], fields[1]);
                     break;
                 case VerifyProtocol.Progress:
                     progress?.Report(VerifyProtocol.ParseProgress(fields));
@@ -63,15 +64,17 @@ internal static class VerifyParent
         return 0;
     }
 
-    private static int Report(CliContext context, ChildResult result, Stopwatch clock)
+    private static int Report(CliContext context, ChildResult result, bool asJson, Stopwatch clock)
     {
         var digest = result.Digest ?? new StoreDigest(0, 0, "");
-        context.WriteLine($"pairs: {digest.Pairs}");
-        context.WriteLine($"bytes: {digest.Bytes}");
-        context.WriteLine($"checksum: {(digest.Checksum.Length > 0 ? digest.Checksum : "-")}");
-        foreach (var problem in result.Problems)
+        if (asJson)
         {
-            context.WriteLine($"problem: {problem}");
+            var record = new VerifyRecord(result.Backend, result.Path, digest.Pairs, digest.Bytes, digest.Checksum.Length > 0 ? digest.Checksum : null, result.Problems, result.Problems.Count == 0);
+            JsonOutput.Write(context, record, CliJsonContext.Default.VerifyRecord);
+        }
+        else
+        {
+            WriteLines(context, digest, result.Problems);
         }
 
         var found = result.Problems.Count switch
@@ -80,7 +83,7 @@ internal static class VerifyParent
             1 => "1 problem",
             var n => $"{n} problems",
         };
-        context.Summary($"verified {result.Store}: {ProgressText.Pairs(digest)} read, {found}, in {ProgressText.Elapsed(clock)}");
+        context.Summary($"verified {result.Store}: {ProgressText.Pairs(digest)} read, {found}, in {ProgressText.Elapsed(clock)}", toStandardError: asJson);
         if (result.Problems.Count == 0)
         {
             return ExitCode.Ok;
@@ -88,6 +91,17 @@ internal static class VerifyParent
 
         context.Output.Flush();
         throw new CliException(ExitCode.Damaged, $"the {result.Store} is damaged: {found} (listed on stdout).");
+    }
+
+    private static void WriteLines(CliContext context, StoreDigest digest, List<string> problems)
+    {
+        context.WriteLine($"pairs: {digest.Pairs}");
+        context.WriteLine($"bytes: {digest.Bytes}");
+        context.WriteLine($"checksum: {(digest.Checksum.Length > 0 ? digest.Checksum : "-")}");
+        foreach (var problem in problems)
+        {
+            context.WriteLine($"problem: {problem}");
+        }
     }
 
     /// <summary>A child that did not finish: its own one-line error when it had one, else a crash report.</summary>
@@ -135,7 +149,11 @@ internal static class VerifyParent
 
     private sealed class ChildResult
     {
-        public string Store { get; set; } = "store";
+        public string Backend { get; set; } = "";
+
+        public string Path { get; set; } = "";
+
+        public string Store => Backend.Length == 0 ? "store" : $"{Backend} store '{Path}'";
 
         public StoreDigest? Digest { get; set; }
 

@@ -16,7 +16,8 @@ public sealed class CliErrorTests : IDisposable
     [Fact]
     public void A_missing_argument_and_no_store_named_are_usage_errors()
     {
-        DatastoreTool.Run(_directory.Path, ["get", "--store", Store]).AssertFailed(2, "Required argument missing");
+        DatastoreTool.Run(_directory.Path, ["get", "--store", Store]).AssertFailed(2, "missing argument 'key' for 'datastore get'");
+        DatastoreTool.Run(_directory.Path, ["import", "--store", Store]).AssertFailed(2, "missing argument 'file' for 'datastore import'");
         DatastoreTool.Run(_directory.Path, ["get", "key"]).AssertFailed(2, "no store named");
         DatastoreTool.Run(_directory.Path, ["get", "--store", Store, "--backend", "InMemory", "key"]).AssertFailed(2, "--backend 'InMemory' is not a persistent backend");
         DatastoreTool.Run(_directory.Path, ["get", "--store", Store, "--backend", "Sqlight", "key"]).AssertFailed(2, "Sqlight");

@@ -1,0 +1,11 @@
+namespace DataStore.Cli.Json;
+
+/// <summary>The result of <c>info --json</c>.</summary>
+internal sealed record InfoRecord(
+    string Path,
+    string Backend,
+    int FormatVersion,
+    string Durability,
+    IReadOnlyList<string> Capabilities,
+    long Keys,
+    long SizeOnDisk);
