@@ -3,8 +3,13 @@
 # read-only CLI command runs beside it on a store of KEYS keys, then a load of back-to-back single puts
 # (directory splits included). Prints the writer's median, p99 and worst Put per case.
 # Usage (after `dotnet build DataStore.sln -c Release`): tests/DataStore.TestHost/filesystem-writer-stalls.sh [KEYS]
+# Knobs: CASES (default "alone count export verify backup load"), WRITER_SECONDS (default 25: make it longer than
+# the slowest command, e.g. 300 at 1,000,000 keys, or the writer stops before the command ends).
+# Soak at 1,000,000 keys: CASES="backup load" WRITER_SECONDS=400 tests/DataStore.TestHost/filesystem-writer-stalls.sh 1000000
 set -eu
 KEYS=${1:-200000}
+CASES=${CASES:-alone count export verify backup load}
+WRITER_SECONDS=${WRITER_SECONDS:-25}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HOST="$ROOT/tests/DataStore.TestHost/bin/Release/net10.0/DataStore.TestHost.dll"
 CLI="$ROOT/src/DataStore.Cli/bin/Release/net10.0/DataStore.Cli.dll"
@@ -14,10 +19,10 @@ trap 'rm -rf "$DIR"' EXIT
 dotnet "$HOST" fill-bench "$STORE" FileSystem Relaxed "$KEYS" >/dev/null
 echo "| case | command took | puts | median | p99 | worst | puts over 100 ms |"
 echo "|---|---|---|---|---|---|---|"
-for case in alone count export verify backup load; do
+for case in $CASES; do
   interval=10
   [ "$case" = load ] && interval=0
-  dotnet "$HOST" worst-put "$STORE" FileSystem Relaxed 25 "$interval" >"$DIR/writer.txt" &
+  dotnet "$HOST" worst-put "$STORE" FileSystem Relaxed "$WRITER_SECONDS" "$interval" >"$DIR/writer.txt" &
   writer=$!
   sleep 3
   start=$(date +%s%N)

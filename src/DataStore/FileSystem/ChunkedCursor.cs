@@ -1,21 +1,21 @@
 namespace DataStore.FileSystem;
 
 /// <summary>
-/// A whole-store read (export, migrate, count, verify's pair count) in key order, one chunk at a time: each chunk
+/// A scan (export, count and verify read the whole store through one) in key order, one chunk at a time: each chunk
 /// is read under the store's shared lock, which is let go between chunks, so a writer of any process waits at most
-/// one chunk (a few milliseconds) however large the store. Memory is one chunk.
+/// one chunk (a few milliseconds) however long the range. Memory is one chunk: <paramref name="first"/> is the chunk
+/// read when the scan opened, <paramref name="next"/> where the following chunk starts (null at the end), and
+/// <paramref name="owned"/> is released with the cursor.
 /// </summary>
 /// <remarks>
-/// Not a snapshot of the whole store: every pair returned was committed, each chunk is consistent, and every key
-/// that stays unchanged during the read is returned exactly once; a key written during the read shows its old or
-/// its new value (or is missing, if created behind the read's position), and a batch committed while the read is
-/// between chunks may show only for the keys after the read's position. ADR 0008 states this.
+/// <paramref name="readChunk"/> merges writers' pre-images into each chunk, so the chunks add up to a snapshot (ADR 0022).
 /// </remarks>
-internal sealed class ChunkedCursor(Func<byte[], ScanBuffer, byte[]?> readChunk) : IKeyValueCursor
+internal sealed class ChunkedCursor(Func<byte[], (ScanBuffer Chunk, byte[]? Next)> readChunk, ScanBuffer first, byte[]? next, IDisposable? owned = null)
+    : IKeyValueCursor
 {
-    private ScanBuffer? _chunk;
-    private byte[]? _next = [];
-    private int _index;
+    private ScanBuffer? _chunk = first;
+    private byte[]? _next = next;
+    private int _index = -1;
     private bool _disposed;
 
     public ReadOnlySpan<byte> Key => Chunk.Key(_index);
@@ -27,7 +27,7 @@ internal sealed class ChunkedCursor(Func<byte[], ScanBuffer, byte[]?> readChunk)
         get
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            return _chunk is not null && _index < _chunk.Count
+            return _chunk is not null && _index >= 0 && _index < _chunk.Count
                 ? _chunk
                 : throw new InvalidOperationException("Call MoveNext before reading the cursor, and stop when it returns false.");
         }
@@ -45,9 +45,8 @@ internal sealed class ChunkedCursor(Func<byte[], ScanBuffer, byte[]?> readChunk)
                 return false;
             }
 
-            // readChunk fills the chunk from _next on and says where the following chunk starts (null at the end).
-            _chunk = new ScanBuffer();
-            _next = readChunk(_next, _chunk);
+            // readChunk reads the chunk from _next on and says where the following chunk starts (null at the end).
+            (_chunk, _next) = readChunk(_next);
             _index = 0;
         }
 
@@ -56,7 +55,11 @@ internal sealed class ChunkedCursor(Func<byte[], ScanBuffer, byte[]?> readChunk)
 
     public void Dispose()
     {
-        _disposed = true;
-        _chunk = null;
+        if (!_disposed)
+        {
+            _disposed = true;
+            _chunk = null;
+            owned?.Dispose();
+        }
     }
 }

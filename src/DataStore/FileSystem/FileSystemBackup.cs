@@ -1,47 +1,55 @@
 using DataStore.Backup;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace DataStore.FileSystem;
 
 /// <summary>
-/// Copies a FileSystem store's key tree (<c>data/</c>) and manifest while the caller holds the store's shared lock
-/// with no change in progress: writers in every process wait for the copy, so it can never hold half a batch, and no
-/// journal, pending split or temporary file is ever copied. The copy's own opener creates fresh lock and state files.
+/// Writes a FileSystem store's backup from a snapshot scan (ADR 0022): the scan reads in chunks under the shared lock
+/// and writers keep the pre-images it needs, so writers of every process wait at most one chunk however large the
+/// store, and the copy is the store as it was when the backup began (never half a batch). Pairs go into a fresh store
+/// in the destination in large batches; no journal, pending split, temporary, lock or state file is copied.
 /// </summary>
 internal static class FileSystemBackup
 {
-    private const int ReportEvery = 256;
+    private const int BatchPairs = 4096;
+    private const int BatchBytes = 4 << 20;
 
-    /// <summary>Copies <paramref name="store"/>'s tree into <paramref name="destination"/>; call holding the shared lock.</summary>
-    public static void CopyLocked(string store, string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    /// <summary>Writes every pair <paramref name="snapshot"/> returns into a new store at <paramref name="destination"/>, then the manifest of <paramref name="store"/>.</summary>
+    public static void Write(IKeyValueCursor snapshot, string store, string destination, int maxEntries, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
     {
-        var source = System.IO.Path.Combine(store, "data");
-        var total = DirectorySize.Of(source);
-        long bytes = 0, files = 0;
-        var pending = new Stack<(string From, string To)>();
-        pending.Push((source, System.IO.Path.Combine(destination, "data")));
-        while (pending.TryPop(out var directory))
+        long bytes = 0;
+        var options = new DataStoreOptions { Path = destination, Backend = StoreBackend.FileSystem };
+        using (var copy = FileSystemStore.Open(destination, Durability.Durable, options, NullLogger.Instance, maxEntries))
         {
-            Directory.CreateDirectory(directory.To);
-            foreach (var entry in new DirectoryInfo(directory.From).EnumerateFileSystemInfos())
+            var batch = new WriteBatch();
+            long batchBytes = 0;
+            while (snapshot.MoveNext())
             {
-                var target = System.IO.Path.Combine(directory.To, entry.Name);
-                if (entry is DirectoryInfo)
+                batch.Put(snapshot.Key, snapshot.Value);
+                batchBytes += snapshot.Key.Length + snapshot.Value.Length;
+                if (batch.OperationCount >= BatchPairs || batchBytes >= BatchBytes)
                 {
-                    pending.Push((entry.FullName, target));
-                    continue;
-                }
-
-                cancellationToken.ThrowIfCancellationRequested();
-                File.Copy(entry.FullName, target);
-                bytes += ((FileInfo)entry).Length;
-                if (++files % ReportEvery == 0)
-                {
-                    progress?.Report(new StoreProgress(StorePhase.BackingUp, 0, bytes, null, total));
+                    cancellationToken.ThrowIfCancellationRequested();
+                    copy.Write(batch);
+                    bytes += batchBytes;
+                    progress?.Report(new StoreProgress(StorePhase.BackingUp, 0, bytes, null, null));
+                    batch = new WriteBatch();
+                    batchBytes = 0;
                 }
             }
+
+            copy.Write(batch);
+            bytes += batchBytes;
         }
 
+        // The copy's own opener creates fresh lock and state files.
+        foreach (var file in new[] { "state", "turn.lock", "data.lock" })
+        {
+            File.Delete(Path.Combine(destination, file));
+        }
+
+        Directory.Delete(Path.Combine(destination, "tmp"), recursive: true);
         BackupFiles.CopyManifest(store, destination);
-        progress?.Report(new StoreProgress(StorePhase.BackingUp, 0, bytes, null, total));
+        progress?.Report(new StoreProgress(StorePhase.BackingUp, 0, bytes, null, bytes));
     }
 }

@@ -12,13 +12,19 @@ internal sealed partial class FileSystemStore
     private const int ChunkMinimumPairs = 256;
     private const int ChunkBytes = 1 << 18;
 
-    /// <summary>Copies the store under its shared lock (writers wait; see <see cref="FileSystemBackup"/>).</summary>
-    internal override void BackupCore(string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
-        UnderSharedLock("backing up", () =>
+    /// <summary>Writes the backup from a snapshot scan, letting writers in between its chunks (see <see cref="FileSystemBackup"/>).</summary>
+    internal override void BackupCore(string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    {
+        using var snapshot = ScanCore([], [], keysOnly: false);
+        try
         {
-            FileSystemBackup.CopyLocked(_directory, destination, progress, cancellationToken);
-            return 0;
-        });
+            FileSystemBackup.Write(snapshot, _directory, destination, _maxEntries, progress, cancellationToken);
+        }
+        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        {
+            throw FileSystemErrors.Wrap(_directory, "backing up", e);
+        }
+    }
 
     internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) =>
         FileSystemIntegrity.Check(_directory, _maxEntries, step => UnderSharedLock("checking integrity", () =>
@@ -27,28 +33,28 @@ internal sealed partial class FileSystemStore
             return 0;
         }), cancellationToken);
 
-    /// <summary>Reads the whole store in chunks, each under the shared lock, letting writers in between (see <see cref="ChunkedCursor"/>).</summary>
-    internal override IKeyValueCursor ReadWholeStoreCore(bool keysOnly) => new ChunkedCursor((from, chunk) => ReadChunk(from, chunk, keysOnly));
-
-    /// <summary>Reads pairs from <paramref name="from"/> on into <paramref name="chunk"/> until a chunk's budget is used; returns where the next chunk starts, or null at the end.</summary>
-    private byte[]? ReadChunk(byte[] from, ScanBuffer chunk, bool keysOnly) =>
-        UnderSharedLock("reading the whole store", () =>
+    /// <summary>
+    /// Reads pairs in [<paramref name="from"/>, <paramref name="to"/>) into <paramref name="chunk"/> until a chunk's budget
+    /// (at most <paramref name="maxPairs"/>) is used; returns where the next chunk starts, or null at the end. Call holding the shared lock.
+    /// </summary>
+    private byte[]? ReadChunk(byte[] from, byte[] to, ScanBuffer chunk, bool keysOnly, int maxPairs)
+    {
+        var deadline = Stopwatch.GetTimestamp() + (Stopwatch.Frequency * ChunkMilliseconds / 1000);
+        var minimum = Math.Min(ChunkMinimumPairs, maxPairs);
+        byte[]? next = null;
+        var complete = TreeWalker.Walk(_layout.Root, from, to, keysOnly, (key, value) =>
         {
-            var deadline = Stopwatch.GetTimestamp() + (Stopwatch.Frequency * ChunkMilliseconds / 1000);
-            byte[]? next = null;
-            var complete = TreeWalker.Walk(_layout.Root, from, [], keysOnly, (key, value) =>
+            chunk.Add(key, value);
+            if (chunk.Count < maxPairs && chunk.Bytes < ChunkBytes && (chunk.Count < minimum || Stopwatch.GetTimestamp() < deadline))
             {
-                chunk.Add(key, value);
-                if (chunk.Count < ChunkPairs && chunk.Bytes < ChunkBytes && (chunk.Count < ChunkMinimumPairs || Stopwatch.GetTimestamp() < deadline))
-                {
-                    return true;
-                }
+                return true;
+            }
 
-                next = [.. key, 0];
-                return false;
-            });
-            return complete ? null : next;
+            next = [.. key, 0];
+            return false;
         });
+        return complete ? null : next;
+    }
 
     /// <summary>Runs <paramref name="action"/> holding the shared lock with no change in progress (completing a dead writer's change first).</summary>
     /// <remarks>Counted as a call in flight (a cursor's next chunk runs outside the store's methods), so Dispose waits for it.</remarks>

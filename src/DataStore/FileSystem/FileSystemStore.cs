@@ -8,7 +8,7 @@ namespace DataStore.FileSystem;
 /// Plain files, one per key, in a tree of directories ordered by key bytes (ADR 0008). Point reads take no lock:
 /// they check the shared change counter before and after, and retry (finally under the shared lock) when a
 /// multi-step change overlapped them. Writes hold the exclusive cross-process lock; batches go through a journal.
-/// Scans read their whole result under the shared lock when they open, so each is a snapshot.
+/// Scans read in chunks under the shared lock and stay snapshots through writers' pre-images (ADR 0022).
 /// </summary>
 internal sealed partial class FileSystemStore : KeyValueStoreBase
 {
@@ -219,6 +219,8 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
                 Diagnostics.StoreLog.CompletingUnfinishedChange(_logger, StoreBackend.FileSystem, _directory);
                 _writer.Recover();
             }
+
+            _writer.BeginWrite();
         }
         catch (Exception e)
         {

@@ -1,6 +1,6 @@
 namespace DataStore.FileSystem;
 
-/// <summary>The pairs a scan read, packed into one growing array: a cursor's snapshot.</summary>
+/// <summary>The pairs a scan read, packed into one growing array: one chunk of a cursor.</summary>
 internal sealed class ScanBuffer
 {
     private byte[] _data = new byte[4096];

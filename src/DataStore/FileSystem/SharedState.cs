@@ -43,6 +43,9 @@ internal sealed unsafe class SharedState : IDisposable
 
     private long CountEpoch => Volatile.Read(ref Header(3));
 
+    /// <summary>The number of the last write that kept pre-images for open streaming scans (<see cref="PreImages"/>).</summary>
+    public long ScanCommits => Volatile.Read(ref Header(7));
+
     public static SharedState Open(string path)
     {
         var file = new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete, 1, FileOptions.None);
@@ -103,6 +106,9 @@ internal sealed unsafe class SharedState : IDisposable
     }
 
     public void BumpLayout() => Interlocked.Increment(ref Header(2));
+
+    /// <summary>Numbers a write that keeps pre-images; call holding the write lock.</summary>
+    public long NextScanCommit() => Interlocked.Increment(ref Header(7));
 
     /// <summary>The estimated entry count of the leaf directory of <paramref name="prefix"/>, or -1 when unknown.</summary>
     public int EstimatedCount(ReadOnlySpan<byte> prefix)

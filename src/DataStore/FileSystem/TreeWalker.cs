@@ -12,6 +12,10 @@ internal static class TreeWalker
     [ThreadStatic]
     internal static int DirectoriesListed;
 
+    /// <summary>How many key files this thread has read (tests check that a scan reads what it returns, not the rest of its range).</summary>
+    [ThreadStatic]
+    internal static int FilesRead;
+
     /// <summary>Calls <paramref name="visit"/> with each key (and value unless <paramref name="keysOnly"/>) in [start, end), ascending.</summary>
     public static void Walk(LayoutNode node, byte[] start, byte[] end, bool keysOnly, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit) =>
         Walk(node, start, end, keysOnly, (key, value) =>
@@ -121,6 +125,7 @@ internal static class TreeWalker
     /// <exception cref="InvalidDataException">The file is damaged and its value was asked for (a keys-only read skips it, as range deletes need).</exception>
     internal static ReadStatus Read(LayoutNode node, string name, bool keysOnly, out (byte[] Key, byte[] Value) pair)
     {
+        FilesRead++;
         var nameBytes = Encoding.ASCII.GetBytes(name);
         var path = new byte[node.PathBytes.Length + nameBytes.Length + 2];
         node.FilePath(nameBytes, path);

@@ -16,6 +16,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
     private readonly string _temporary = Path.Combine(root, "tmp");
     private readonly string _journal = Path.Combine(root, BatchJournal.FileName);
     private readonly HashSet<string> _newParents = [];
+    private readonly PreImages _preImages = new(root, state);
     private LeafSplitter? _splitterInstance;
 
     private LeafSplitter Splitter => _splitterInstance ??= new LeafSplitter(root, state, NewTemporary, EnsureDirectory);
@@ -43,6 +44,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
 
         Span<byte> name = stackalloc byte[KeyNames.MaxNameLength];
         var target = node.FilePathString(name[..KeyNames.Write(rest, slot, name)]);
+        _preImages.Keep(target, key);
         if (inPlace)
         {
             try
@@ -72,7 +74,13 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         Span<byte> name = stackalloc byte[KeyNames.MaxNameLength];
         if (!KeyNames.IsHashed(rest))
         {
-            return Unlink(node, name[..KeyNames.Write(rest, 0, name)]) ? node.Path : null;
+            var length = KeyNames.Write(rest, 0, name);
+            if (_preImages.Active)
+            {
+                _preImages.Keep(node.FilePathString(name[..length]), key);
+            }
+
+            return Unlink(node, name[..length]) ? node.Path : null;
         }
 
         if (KeyLookup.FindIn(node, key, rest, KeyLookup.Mode.KeyOnly, out _, out var slot) != ReadStatus.Found)
@@ -88,6 +96,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         }
 
         var removed = node.FilePathString(name[..KeyNames.Write(rest, slot, name)]);
+        _preImages.Keep(removed, key);
         if (last == slot)
         {
             File.Delete(removed);
@@ -114,6 +123,9 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
 
         return keys.Count;
     }
+
+    /// <summary>Starts a write: from here on it keeps the pre-images open streaming scans need (<see cref="PreImages"/>).</summary>
+    public void BeginWrite() => _preImages.BeginWrite();
 
     /// <summary>Returns the index of the first precondition of <paramref name="batch"/> that does not hold, or -1.</summary>
     public int FailedPrecondition(WriteBatch batch)
@@ -182,6 +194,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
     {
         // Readers in other processes must not read files the replay below rewrites in place.
         state.BeginChange();
+        _preImages.BeginWrite();
         var pending = Path.Combine(root, LeafSplitter.PendingFile);
         if (File.Exists(pending))
         {
