@@ -83,21 +83,41 @@ public sealed class HostingTests : IDisposable
     [Theory]
     [InlineData(StoreBackend.LiteDb)]
     [InlineData(StoreBackend.RocksDb)]
-    public async Task A_store_held_by_another_process_fails_host_start_with_the_stores_message(StoreBackend backend)
+    public async Task A_store_held_by_another_process_is_opened_through_its_owner_at_host_start(StoreBackend backend)
     {
         var path = _directory.Sub("held");
         KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = backend }).Dispose();
         using var holder = ChildProcess.Start(["put-loop", path, backend.ToString(), "-", "child", "100000000"]);
         holder.WaitForLine(l => l.StartsWith("ACK ", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
 
-        var builder = NewBuilder(new() { ["DataStore:Path"] = path, ["DataStore:Timeout"] = "0.3" });
+        var builder = NewBuilder(new() { ["DataStore:Path"] = path, ["DataStore:Timeout"] = "10" });
+        builder.Services.AddDataStore(builder.Configuration.GetSection("DataStore"));
+        using var host = builder.Build();
+        await host.StartAsync(TestContext.Current.CancellationToken);
+
+        var store = host.Services.GetRequiredService<IKeyValueStore>();
+        Assert.Equal(StoreRole.Client, store.Sharing.Role);
+        store.Put("from-host"u8, "v"u8);
+        Assert.True(store.HaveKey("from-host"u8));
+        await host.StopAsync(TestContext.Current.CancellationToken);
+    }
+
+    [Theory]
+    [InlineData(StoreBackend.Sqlite)]
+    [InlineData(StoreBackend.RocksDb)]
+    public async Task A_store_that_cannot_be_opened_fails_host_start_with_the_stores_message(StoreBackend backend)
+    {
+        var path = _directory.Sub("damaged");
+        KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = backend }).Dispose();
+        File.WriteAllText(Path.Combine(path, "datastore.json"), "{ damaged");
+
+        var builder = NewBuilder(new() { ["DataStore:Path"] = path, ["DataStore:Backend"] = backend.ToString() });
         builder.Services.AddDataStore(builder.Configuration.GetSection("DataStore"));
         using var host = builder.Build();
 
         var error = await Assert.ThrowsAnyAsync<DataStoreException>(() => host.StartAsync(TestContext.Current.CancellationToken));
-        Assert.Equal(backend, error.Backend);
         Assert.Contains(path, error.Message, StringComparison.Ordinal);
-        Assert.Contains($"process {holder.Id}", error.Message, StringComparison.Ordinal);
+        Assert.Contains("datastore.json", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
