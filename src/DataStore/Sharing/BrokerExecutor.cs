@@ -62,6 +62,9 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans) : I
                 engine.BackupAsync(reader.Text()).GetAwaiter().GetResult();
                 answer.Start(MessageKind.Ok);
                 return;
+            case MessageKind.CheckIntegrity:
+                SharedStore.WriteProblems(answer, SharedStore.CheckEngine(engine, CancellationToken.None));
+                return;
             case MessageKind.ScanOpen:
                 CloseScan();
                 var start = reader.Bytes();
