@@ -90,6 +90,32 @@ public abstract class ChangeFeedContract : StoreContract
     }
 
     [Fact]
+    public async Task A_backup_continues_the_sequence_and_export_and_verify_see_only_the_pairs()
+    {
+        var store = OpenFeed();
+        Assert.Equal(0, ChildProcess.Run(Args("feed-writes", "1", "6")).ExitCode);
+        var model = new SortedSet<string>(StringComparer.Ordinal);
+        for (var i = 1; i <= 6; i++)
+        {
+            FeedWorkload.Replay(model, i);
+        }
+
+        var copy = Directory.Sub("copy");
+        await store.BackupAsync(copy, cancellationToken: TestContext.Current.CancellationToken);
+        var report = await store.VerifyAsync(cancellationToken: TestContext.Current.CancellationToken);
+        using var export = new MemoryStream();
+        var digest = await store.ExportAsync(export, cancellationToken: TestContext.Current.CancellationToken);
+
+        Assert.True(report.IsHealthy, string.Join("; ", report.Problems));
+        Assert.Equal(model.Count, report.Digest.Pairs);
+        Assert.Equal(model.Count, digest.Pairs);
+        var restored = Open(path: copy);
+        Assert.Equal(6, restored.ChangeSequence());
+        FeedWorkload.Commit(restored, 7);
+        Assert.Equal(7, restored.ChangeSequence());
+    }
+
+    [Fact]
     public async Task A_writer_killed_with_kill_9_leaves_every_acknowledged_commit_with_its_event_and_no_data_without_one()
     {
         var seed = Random.Shared.Next();
