@@ -163,6 +163,25 @@ public abstract class ChangeFeedContract : StoreContract
     }
 
     [Fact]
+    public async Task Disposing_the_store_ends_a_waiting_subscription_with_ObjectDisposedException()
+    {
+        var store = OpenFeed();
+        store.Put("a/1"u8, [1]);
+        using var timeout = Deadline();
+        await using var subscription = store.Watch("a/"u8, afterSequence: 0, timeout.Token).GetAsyncEnumerator(timeout.Token);
+        Assert.True(await subscription.MoveNextAsync());
+        var waiting = subscription.MoveNextAsync().AsTask();
+        await Task.Delay(200, timeout.Token);
+        Assert.False(waiting.IsCompleted);
+
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        store.Dispose();
+
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => waiting);
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(3), $"the subscription ended {clock.Elapsed} after Dispose, not at once");
+    }
+
+    [Fact]
     public void A_store_created_with_the_feed_off_refuses_Watch_and_an_open_asking_for_it()
     {
         RequireFeed();
