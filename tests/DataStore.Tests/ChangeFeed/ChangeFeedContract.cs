@@ -201,6 +201,23 @@ public abstract class ChangeFeedContract : StoreContract
         Assert.Contains("change feed off", error.Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void A_backend_without_a_change_feed_refuses_to_create_a_store_with_it_and_refuses_Watch_naming_why()
+    {
+        if (ChangeFeedSupport.Has(Backend))
+        {
+            Assert.Skip($"{Backend} has a change feed; this rule is about the backends that do not.");
+        }
+
+        var refused = Assert.Throws<ArgumentException>(() => Open(o => o.ChangeFeed = true));
+        Assert.Contains($"The {Backend} backend has no change feed", refused.Message, StringComparison.Ordinal);
+        Assert.False(System.IO.Directory.Exists(StorePath), "a refused open created the store directory");
+
+        var store = Open();
+        var error = Assert.Throws<NotSupportedException>(() => store.Watch("a/"u8, cancellationToken: TestContext.Current.CancellationToken));
+        Assert.Contains($"The {Backend} backend has no change feed", error.Message, StringComparison.Ordinal);
+    }
+
     /// <summary>Creates the store with the change feed on (the manifest's setting, so child processes log too).</summary>
     protected IKeyValueStore OpenFeed(int retention = ChangeFeedSettings.DefaultRetention)
     {
