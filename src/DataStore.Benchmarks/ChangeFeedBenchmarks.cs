@@ -5,9 +5,9 @@ namespace DataStore.Benchmarks;
 /// <summary>
 /// What the change feed costs a write (ADR 0020): a Put and a 1,000-key batch on a Sqlite store created with the feed off,
 /// on, and on with a subscriber in this process receiving every event. Relaxed durability, 9-byte keys, 128-byte values.
+/// No job of its own: run it with <c>--inProcess --iterationCount 3 --warmupCount 1</c> (docs/benchmarks/change-feed.md).
 /// </summary>
 [MemoryDiagnoser]
-[SimpleJob(launchCount: 1, warmupCount: 2, iterationCount: 10)]
 public class ChangeFeedBenchmarks
 {
     private const int BatchSize = 1000;

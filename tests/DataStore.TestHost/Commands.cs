@@ -66,7 +66,7 @@ internal static class Commands
             "feed-writes" => FeedCommands.Writes(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "feed-stamps" => FeedCommands.Stamps(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "feed-latency" => FeedCommands.Latency(store, int.Parse(rest[0])),
-            "feed-idle" => FeedCommands.Idle(store, int.Parse(rest[0])),
+            "feed-idle" => FeedCommands.Idle(store, int.Parse(rest[0]), rest.Length < 2 || rest[1] != "baseline"),
             _ => Unknown(args[0]),
         };
     }

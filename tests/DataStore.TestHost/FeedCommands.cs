@@ -63,11 +63,14 @@ internal static class FeedCommands
         return 0;
     }
 
-    /// <summary>Subscribes and waits <paramref name="seconds"/>; prints the process's CPU time over that wait.</summary>
-    public static int Idle(IKeyValueStore store, int seconds)
+    /// <summary>
+    /// Subscribes (or, with <paramref name="subscribe"/> false, only holds the store open: the baseline) and waits
+    /// <paramref name="seconds"/>; prints the process's CPU time over that wait.
+    /// </summary>
+    public static int Idle(IKeyValueStore store, int seconds, bool subscribe)
     {
         using var stop = new CancellationTokenSource();
-        var watch = Task.Run(async () =>
+        var watch = !subscribe ? Task.CompletedTask : Task.Run(async () =>
         {
             try
             {
@@ -87,7 +90,7 @@ internal static class FeedCommands
         var used = process.TotalProcessorTime - before;
         stop.Cancel();
         watch.GetAwaiter().GetResult();
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"IDLE {seconds} s: CPU {used.TotalMilliseconds:F0} ms"));
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"IDLE {seconds} s {(subscribe ? "subscribed" : "store open, no subscription")}: CPU {used.TotalMilliseconds:F0} ms"));
         return 0;
     }
 }

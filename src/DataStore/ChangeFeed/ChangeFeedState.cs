@@ -33,10 +33,14 @@ internal sealed class ChangeFeedState : IDisposable
         _pruner.Written();
     }
 
-    /// <summary>Stops pruning (after a last prune) and closes the signal file; call before the log is disposed.</summary>
+    /// <summary>
+    /// Stops pruning (after a last prune) and closes the signal file, waking subscribers a last time so that those of this
+    /// store learn at once that it is closed; call before the log is disposed.
+    /// </summary>
     public void Dispose()
     {
         _pruner.Dispose();
+        _signal.Notify();
         _signal.Dispose();
     }
 }

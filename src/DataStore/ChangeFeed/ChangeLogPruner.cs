@@ -16,7 +16,7 @@ internal sealed class ChangeLogPruner : IDisposable
     private readonly int _retain;
     private readonly string _directory;
     private readonly ILogger _logger;
-    private readonly Timer _timer;
+    private readonly Sync.BackgroundSync _timer;
     private int _written;
 
     public ChangeLogPruner(IChangeLog log, int retain, string directory, ILogger logger)
@@ -25,7 +25,7 @@ internal sealed class ChangeLogPruner : IDisposable
         _retain = retain;
         _directory = directory;
         _logger = logger;
-        _timer = new Timer(_ => PruneNow(), null, Interval, Interval);
+        _timer = new Sync.BackgroundSync(Interval, PruneNow);
     }
 
     /// <summary>Notes that this process committed, so the next round prunes.</summary>
@@ -53,14 +53,7 @@ internal sealed class ChangeLogPruner : IDisposable
     /// <summary>Stops the timer, waits for a prune in progress, and prunes a last time.</summary>
     public void Dispose()
     {
-        using (var stopped = new ManualResetEvent(false))
-        {
-            if (_timer.Dispose(stopped))
-            {
-                stopped.WaitOne();
-            }
-        }
-
+        _timer.Dispose();
         PruneNow();
     }
 }
