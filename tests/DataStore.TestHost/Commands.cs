@@ -28,6 +28,11 @@ internal static class Commands
             return TransferCommands.Import(options, rest[0]);
         }
 
+        if (args[0] == "pack-scrambled")
+        {
+            return PackedSoak.Run(options, int.Parse(rest[0]));
+        }
+
         if (args[0] == "open-lmdb09-killed-at")
         {
             return LmdbConversionKill.Run(options, rest[0]);
