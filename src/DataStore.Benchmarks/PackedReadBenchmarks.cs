@@ -51,28 +51,10 @@ public class PackedReadBenchmarks
     }
 
     [Benchmark(OperationsPerInvoke = Keys)]
-    public int HaveKey()
-    {
-        var found = 0;
-        foreach (var key in _hits)
-        {
-            found += _store.HaveKey(key) ? 1 : 0;
-        }
-
-        return found;
-    }
+    public int HaveKey() => Present(_hits);
 
     [Benchmark(OperationsPerInvoke = Keys)]
-    public int HaveKeyMiss()
-    {
-        var found = 0;
-        foreach (var key in _misses)
-        {
-            found += _store.HaveKey(key) ? 1 : 0;
-        }
-
-        return found;
-    }
+    public int HaveKeyMiss() => Present(_misses);
 
     [Benchmark]
     public int ScanPrefix()
@@ -90,4 +72,15 @@ public class PackedReadBenchmarks
 
     [Benchmark]
     public void Open() => KeyValueStore.Open(_directory).Dispose();
+
+    private int Present(byte[][] keys)
+    {
+        var found = 0;
+        foreach (var key in keys)
+        {
+            found += _store.HaveKey(key) ? 1 : 0;
+        }
+
+        return found;
+    }
 }

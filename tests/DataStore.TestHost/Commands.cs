@@ -33,6 +33,11 @@ internal static class Commands
             return SharingCommands.HoldOwnerLock(args[1], int.Parse(rest[0]));
         }
 
+        if (args[0] == "pack-scrambled")
+        {
+            return PackedSoak.Run(options, int.Parse(rest[0]));
+        }
+
         if (args[0] == "open-lmdb09-killed-at")
         {
             return LmdbConversionKill.Run(options, rest[0]);

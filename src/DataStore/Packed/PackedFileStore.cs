@@ -35,31 +35,11 @@ internal sealed class PackedFileStore : KeyValueStoreBase
     public static PackedFileStore Open(string directory) =>
         new(directory, PackedErrors.Guard(directory, () => PackedFile.Open(System.IO.Path.Combine(directory, PackedFormat.FileName), directory)));
 
-    protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        if (!TryFind(key, out var value))
-        {
-            return false;
-        }
+    protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) =>
+        FoundValue.Write(TryFind(key, out var value), value, destination);
 
-        destination.Write(value);
-        return true;
-    }
-
-    protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
-    {
-        if (!TryFind(key, out var value))
-        {
-            return -1;
-        }
-
-        if (value.Length <= destination.Length)
-        {
-            value.CopyTo(destination);
-        }
-
-        return value.Length;
-    }
+    protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination) =>
+        FoundValue.Copy(TryFind(key, out var value), value, destination);
 
     protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => TryFind(key, out _);
 

@@ -1,13 +1,16 @@
 namespace DataStore.Packed;
 
 /// <summary>Pairs held in memory until the build spills them, sorted, as one run: payload in large chunks, one small entry per pair.</summary>
+/// <remarks>The chunks are kept and reused from run to run, so a build's memory stays at one budget's worth instead of
+/// piling up discarded chunks until a full garbage collection.</remarks>
 internal sealed class PairArena
 {
     private const int ChunkLength = 4 << 20;
     private const int EntryCost = 16;
     private readonly List<byte[]> _chunks = [];
     private Slot[] _slots = new Slot[1024];
-    private int _used = ChunkLength;
+    private int _chunk = -1;
+    private int _used;
 
     /// <summary>Pairs held.</summary>
     public int Count { get; private set; }
@@ -18,13 +21,12 @@ internal sealed class PairArena
     public void Add(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
         var length = key.Length + value.Length;
-        if (_chunks.Count == 0 || _used + length > _chunks[^1].Length)
+        if (_chunk < 0 || _used + length > _chunks[_chunk].Length)
         {
-            _chunks.Add(new byte[Math.Max(ChunkLength, length)]);
-            _used = 0;
+            NextChunk(length);
         }
 
-        var chunk = _chunks[^1];
+        var chunk = _chunks[_chunk];
         key.CopyTo(chunk.AsSpan(_used));
         value.CopyTo(chunk.AsSpan(_used + key.Length));
         if (Count == _slots.Length)
@@ -32,7 +34,7 @@ internal sealed class PairArena
             Array.Resize(ref _slots, _slots.Length * 2);
         }
 
-        _slots[Count++] = new Slot(_chunks.Count - 1, _used, key.Length, value.Length);
+        _slots[Count++] = new Slot(_chunk, _used, key.Length, value.Length);
         _used += length;
         Bytes += length + EntryCost;
     }
@@ -54,19 +56,28 @@ internal sealed class PairArena
         }
     }
 
-    /// <summary>Forgets every pair; keeps one chunk for the next run.</summary>
+    /// <summary>Forgets every pair; keeps the standard-size chunks for the next run and drops the oversized ones.</summary>
     public void Clear()
     {
-        var keep = _chunks.Count > 0 && _chunks[0].Length == ChunkLength ? _chunks[0] : null;
-        _chunks.Clear();
-        if (keep is not null)
-        {
-            _chunks.Add(keep);
-        }
-
-        _used = keep is null ? ChunkLength : 0;
+        _chunks.RemoveAll(c => c.Length != ChunkLength);
+        _chunk = -1;
+        _used = 0;
         Count = 0;
         Bytes = 0;
+    }
+
+    private void NextChunk(int length)
+    {
+        _chunk++;
+        _used = 0;
+        if (length > ChunkLength)
+        {
+            _chunks.Insert(_chunk, new byte[length]); // one pair larger than a chunk gets a chunk of its own
+        }
+        else if (_chunk == _chunks.Count || _chunks[_chunk].Length != ChunkLength)
+        {
+            _chunks.Insert(_chunk, new byte[ChunkLength]);
+        }
     }
 
     private static ReadOnlySpan<byte> KeyOf(List<byte[]> chunks, Slot slot) => chunks[slot.Chunk].AsSpan(slot.Offset, slot.KeyLength);

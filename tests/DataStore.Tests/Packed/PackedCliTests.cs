@@ -58,5 +58,20 @@ public sealed class PackedCliTests : IDisposable
         Assert.Equal(MaintenanceStores.Pairs(Source), MaintenanceStores.Pairs(Target));
     }
 
+    [Fact]
+    public void Export_and_migrate_read_from_a_Packed_store()
+    {
+        CliBackends.CreateStore(Source, StoreBackend.Sqlite, MaintenanceStores.Sample(50));
+        DatastoreTool.RunOk(_directory.Path, "pack", "--store", Source, "--to", Target);
+
+        DatastoreTool.RunOk(_directory.Path, "export", "--store", Target, "packed.dump");
+        DatastoreTool.RunOk(_directory.Path, "import", "--store", _directory.Sub("imported"), "--backend", "Lmdb", "packed.dump");
+        DatastoreTool.RunOk(_directory.Path, "migrate", "--store", Target, "--to", _directory.Sub("migrated"), "--to-backend", "Sqlite");
+
+        var expected = MaintenanceStores.Pairs(Source);
+        Assert.Equal(expected, MaintenanceStores.Pairs(_directory.Sub("imported")));
+        Assert.Equal(expected, MaintenanceStores.Pairs(_directory.Sub("migrated")));
+    }
+
     public void Dispose() => _directory.Dispose();
 }
