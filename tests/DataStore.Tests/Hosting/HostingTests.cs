@@ -87,8 +87,9 @@ public sealed class HostingTests : IDisposable
     {
         var path = _directory.Sub("held");
         KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = backend }).Dispose();
-        using var holder = ChildProcess.Start(["put-loop", path, backend.ToString(), "-", "child", "100000000"]);
-        holder.WaitForLine(l => l.StartsWith("ACK ", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
+        // An owner that never answers (an older DataStore without the broker, ADR 0015): a serving owner would make this host its client.
+        using var holder = ChildProcess.Start(["hold-owner-lock", path, backend.ToString(), "-", "60000"]);
+        holder.WaitForLine(l => l.StartsWith("LOCKED", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
 
         var builder = NewBuilder(new() { ["DataStore:Path"] = path, ["DataStore:Timeout"] = "0.3" });
         builder.Services.AddDataStore(builder.Configuration.GetSection("DataStore"));
@@ -97,7 +98,7 @@ public sealed class HostingTests : IDisposable
         var error = await Assert.ThrowsAnyAsync<DataStoreException>(() => host.StartAsync(TestContext.Current.CancellationToken));
         Assert.Equal(backend, error.Backend);
         Assert.Contains(path, error.Message, StringComparison.Ordinal);
-        Assert.Contains($"process {holder.Id}", error.Message, StringComparison.Ordinal);
+        Assert.Contains("owner lock", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
