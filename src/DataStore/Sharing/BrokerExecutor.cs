@@ -62,6 +62,15 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans) : I
                 engine.BackupAsync(reader.Text()).GetAwaiter().GetResult();
                 answer.Start(MessageKind.Ok);
                 return;
+            case MessageKind.CheckIntegrity:
+                var problems = EngineIntegrity.Check(engine);
+                answer.Start(MessageKind.Ok).Int32(problems.Count);
+                foreach (var problem in problems)
+                {
+                    answer.Text(problem);
+                }
+
+                return;
             case MessageKind.ScanOpen:
                 CloseScan();
                 var start = reader.Bytes();

@@ -16,6 +16,7 @@ internal enum MessageKind : byte
     ScanNext = 10,
     ScanClose = 11,
     Backup = 12,
+    CheckIntegrity = 13,
 
     /// <summary>The request succeeded; the payload depends on the request.</summary>
     Ok = 128,
