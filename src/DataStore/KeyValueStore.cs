@@ -71,7 +71,7 @@ public static class KeyValueStore
 
         var factory = BackendCatalog.Find(manifest.Backend) ?? throw Unavailable(directory, manifest.Backend, BackendCatalog.WhyUnavailable(manifest.Backend));
         var store = factory is Sharing.IBackendSharing { NeedsOwnerProcess: true }
-            ? Sharing.SharedStore.Open(directory, manifest.Backend, options, logger, () => factory.Open(directory, durability, options, logger, manifest.Checksums))
+            ? Sharing.SharedStore.Open(directory, manifest.Backend, options, logger, () => Uncounted(factory.Open(directory, durability, options, logger, manifest.Checksums)))
             : factory.Open(directory, durability, options, logger, manifest.Checksums);
         try
         {
@@ -89,6 +89,17 @@ public static class KeyValueStore
         }
 
         return store;
+    }
+
+    // The engine under a shared store: the shared store counts the calls (once).
+    private static IKeyValueStore Uncounted(IKeyValueStore engine)
+    {
+        if (engine is KeyValueStoreBase instrumented)
+        {
+            instrumented.Telemetry = StoreTelemetry.Uncounted;
+        }
+
+        return engine;
     }
 
     /// <summary>True when this build (with the packages the application references) can open stores of <paramref name="backend"/>.</summary>

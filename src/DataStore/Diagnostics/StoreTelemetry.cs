@@ -33,6 +33,9 @@ internal sealed class StoreTelemetry
     /// <summary>The process-wide instruments, for stores opened without an <see cref="IMeterFactory"/>.</summary>
     public static StoreTelemetry Shared { get; } = new(new Meter(MeterName, typeof(StoreTelemetry).Assembly.GetName().Version?.ToString()));
 
+    /// <summary>Instruments on a meter of another name, for an engine whose calls its owner already counts (ADR 0015: each process counts its own calls).</summary>
+    public static StoreTelemetry Uncounted { get; } = new(new Meter(MeterName + ".Engine"));
+
     /// <summary>The instruments on <paramref name="meterFactory"/>'s <c>DataStore</c> meter, or <see cref="Shared"/> without a factory.</summary>
     public static StoreTelemetry For(IMeterFactory? meterFactory) =>
         meterFactory is null ? Shared : ByMeter.GetValue(meterFactory.Create(new MeterOptions(MeterName)), meter => new StoreTelemetry(meter));

@@ -63,7 +63,13 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans) : I
                 answer.Start(MessageKind.Ok);
                 return;
             case MessageKind.CheckIntegrity:
-                SharedStore.WriteProblems(answer, SharedStore.CheckEngine(engine, CancellationToken.None));
+                var problems = EngineIntegrity.Check(engine);
+                answer.Start(MessageKind.Ok).Int32(problems.Count);
+                foreach (var problem in problems)
+                {
+                    answer.Text(problem);
+                }
+
                 return;
             case MessageKind.ScanOpen:
                 CloseScan();

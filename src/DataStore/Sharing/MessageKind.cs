@@ -16,8 +16,6 @@ internal enum MessageKind : byte
     ScanNext = 10,
     ScanClose = 11,
     Backup = 12,
-
-    /// <summary>The engine's own integrity check (verify), run by the owner.</summary>
     CheckIntegrity = 13,
 
     /// <summary>The request succeeded; the payload depends on the request.</summary>

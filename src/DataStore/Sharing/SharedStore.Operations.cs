@@ -6,73 +6,13 @@ namespace DataStore.Sharing;
 // The operations: straight to the engine in the owner; as a request to the owner in a client.
 internal sealed partial class SharedStore
 {
-    protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
-    {
-        while (true)
-        {
-            using var call = Begin(MessageKind.Put);
-            if (call.Engine is { } engine)
-            {
-                engine.Put(key, value);
-                return;
-            }
+    protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => WriteKey(MessageKind.Put, key, value);
 
-            call.Request.Bytes(key).Bytes(value);
-            if (Send(call, write: true))
-            {
-                return;
-            }
-        }
-    }
+    protected override void DeleteCore(ReadOnlySpan<byte> key) => WriteKey(MessageKind.Delete, key, default);
 
-    protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        while (true)
-        {
-            using var call = Begin(MessageKind.Get);
-            if (call.Engine is { } engine)
-            {
-                return engine.Get(key, destination);
-            }
+    protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => GetValue(key, destination, default) >= 0;
 
-            call.Request.Bytes(key);
-            if (Send(call, write: false))
-            {
-                var value = Value(call.Answer);
-                if (value.IsEmpty && BinaryPrimitives.ReadInt32LittleEndian(call.Answer) < 0)
-                {
-                    return false;
-                }
-
-                destination.Write(value);
-                return true;
-            }
-        }
-    }
-
-    protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
-    {
-        while (true)
-        {
-            using var call = Begin(MessageKind.Get);
-            if (call.Engine is { } engine)
-            {
-                return engine.Get(key, destination);
-            }
-
-            call.Request.Bytes(key);
-            if (Send(call, write: false))
-            {
-                var length = BinaryPrimitives.ReadInt32LittleEndian(call.Answer);
-                if (length >= 0 && length <= destination.Length)
-                {
-                    Value(call.Answer).CopyTo(destination);
-                }
-
-                return length;
-            }
-        }
-    }
+    protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination) => GetValue(key, null, destination);
 
     protected override bool HaveKeyCore(ReadOnlySpan<byte> key)
     {
@@ -88,25 +28,6 @@ internal sealed partial class SharedStore
             if (Send(call, write: false))
             {
                 return call.Answer[0] != 0;
-            }
-        }
-    }
-
-    protected override void DeleteCore(ReadOnlySpan<byte> key)
-    {
-        while (true)
-        {
-            using var call = Begin(MessageKind.Delete);
-            if (call.Engine is { } engine)
-            {
-                engine.Delete(key);
-                return;
-            }
-
-            call.Request.Bytes(key);
-            if (Send(call, write: true))
-            {
-                return;
             }
         }
     }
@@ -215,11 +136,97 @@ internal sealed partial class SharedStore
         }
     }
 
-    // A Get answer: the value's length (-1 when absent), then the value.
-    private static ReadOnlySpan<byte> Value(ReadOnlySpan<byte> answer)
+    /// <summary>The engine's own integrity check, run by the owner.</summary>
+    internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken)
     {
-        var length = BinaryPrimitives.ReadInt32LittleEndian(answer);
-        return length < 0 ? default : answer.Slice(4, length);
+        while (true)
+        {
+            using var call = Begin(MessageKind.CheckIntegrity);
+            if (call.Engine is { } engine)
+            {
+                return EngineIntegrity.Check(engine);
+            }
+
+            if (Send(call, write: false))
+            {
+                var reader = new MessageReader(call.Answer);
+                var problems = new string[reader.Int32()];
+                for (var i = 0; i < problems.Length; i++)
+                {
+                    problems[i] = reader.Text();
+                }
+
+                return problems;
+            }
+        }
+    }
+
+    // A Put or a Delete of one key.
+    private void WriteKey(MessageKind kind, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        while (true)
+        {
+            using var call = Begin(kind);
+            if (call.Engine is { } engine)
+            {
+                if (kind == MessageKind.Put)
+                {
+                    engine.Put(key, value);
+                }
+                else
+                {
+                    engine.Delete(key);
+                }
+
+                return;
+            }
+
+            call.Request.Bytes(key);
+            if (kind == MessageKind.Put)
+            {
+                call.Request.Bytes(value);
+            }
+
+            if (Send(call, write: true))
+            {
+                return;
+            }
+        }
+    }
+
+    // Writes the value to the writer, or copies it into the span when it fits; returns its length, or -1 when the key is absent.
+    private int GetValue(ReadOnlySpan<byte> key, IBufferWriter<byte>? writer, Span<byte> span)
+    {
+        while (true)
+        {
+            using var call = Begin(MessageKind.Get);
+            if (call.Engine is { } engine)
+            {
+                return writer is null ? engine.Get(key, span) : engine.Get(key, writer) ? 0 : -1;
+            }
+
+            call.Request.Bytes(key);
+            if (Send(call, write: false))
+            {
+                var length = BinaryPrimitives.ReadInt32LittleEndian(call.Answer);
+                if (length < 0)
+                {
+                    return -1;
+                }
+
+                var value = call.Answer.Slice(4, length);
+                if (writer is not null)
+                {
+                    writer.Write(value);
+                }
+                else if (length <= span.Length)
+                {
+                    value.CopyTo(span);
+                }
+
+                return length;
+            }
+        }
     }
 
     private RemoteCall Begin(MessageKind kind)

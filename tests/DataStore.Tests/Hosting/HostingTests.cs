@@ -83,6 +83,27 @@ public sealed class HostingTests : IDisposable
     [Theory]
     [InlineData(StoreBackend.LiteDb)]
     [InlineData(StoreBackend.RocksDb)]
+    public async Task A_store_held_by_another_process_fails_host_start_with_the_stores_message(StoreBackend backend)
+    {
+        var path = _directory.Sub("held");
+        KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = backend }).Dispose();
+        // An owner that never answers (an older DataStore without the broker, ADR 0015): a serving owner would make this host its client.
+        using var holder = ChildProcess.Start(["hold-owner-lock", path, backend.ToString(), "-", "60000"]);
+        holder.WaitForLine(l => l.StartsWith("LOCKED", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
+
+        var builder = NewBuilder(new() { ["DataStore:Path"] = path, ["DataStore:Timeout"] = "0.3" });
+        builder.Services.AddDataStore(builder.Configuration.GetSection("DataStore"));
+        using var host = builder.Build();
+
+        var error = await Assert.ThrowsAnyAsync<DataStoreException>(() => host.StartAsync(TestContext.Current.CancellationToken));
+        Assert.Equal(backend, error.Backend);
+        Assert.Contains(path, error.Message, StringComparison.Ordinal);
+        Assert.Contains("owner lock", error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(StoreBackend.LiteDb)]
+    [InlineData(StoreBackend.RocksDb)]
     public async Task A_store_held_by_another_process_is_opened_through_its_owner_at_host_start(StoreBackend backend)
     {
         var path = _directory.Sub("held");

@@ -72,6 +72,39 @@ public abstract class OwnerSharingContract : StoreContract
     }
 
     [Fact]
+    public void Two_processes_write_their_own_keys_and_the_same_shared_keys_at_once_and_nothing_is_lost()
+    {
+        var store = Open();
+        using var own = ChildProcess.Start(["fill", StorePath, Backend.ToString(), "-", "child", "10000", "8"]);
+        using var shared = ChildProcess.Start(["fill", StorePath, Backend.ToString(), "-", "shared", "1000", "9"]);
+        var batch = new WriteBatch();
+        for (var i = 1; i <= 10_000; i++)
+        {
+            batch.Put(Key("parent", i), new byte[10]);
+            if (i <= 1_000)
+            {
+                batch.Put(Key("shared", i), new byte[11]);
+            }
+
+            if (i % 16 == 0)
+            {
+                store.Write(batch);
+                batch.Clear();
+            }
+        }
+
+        Assert.True(own.WaitForExit(Wait) == 0, own.Output);
+        Assert.True(shared.WaitForExit(Wait) == 0, shared.Output);
+        Assert.Equal(10_000, StoreAssert.Scan(store, "child/"u8.ToArray(), keysOnly: true).Count);
+        Assert.Equal(10_000, StoreAssert.Scan(store, "parent/"u8.ToArray(), keysOnly: true).Count);
+        var sharedPairs = StoreAssert.Scan(store, "shared/"u8.ToArray());
+        Assert.Equal(1_000, sharedPairs.Count);
+        Assert.All(sharedPairs, pair => Assert.True(pair.Value.Length is 9 or 11, $"a shared key holds {pair.Value.Length} bytes"));
+        var (code, output) = ChildProcess.Run(["count", StorePath, Backend.ToString(), "-", "parent/"]);
+        Assert.True(code == 0 && output.Contains("COUNT 10000", StringComparison.Ordinal), output);
+    }
+
+    [Fact]
     public void A_second_process_is_a_client_of_the_process_that_holds_the_store_and_takes_over_when_it_is_killed()
     {
         Open().Dispose();
@@ -141,6 +174,8 @@ public abstract class OwnerSharingContract : StoreContract
 
         WaitUntil(() => server.Scans.Open == 0 && server.Sessions == 0, scanner);
     }
+
+    private static byte[] Key(string tag, int i) => [.. System.Text.Encoding.UTF8.GetBytes(tag + "/"), (byte)(i >> 24), (byte)(i >> 16), (byte)(i >> 8), (byte)i];
 
     private static List<int> Acknowledged(ChildProcess child) =>
         [.. child.Output.Split('\n').Where(l => l.StartsWith("ACK ", StringComparison.Ordinal)).Select(l => int.Parse(l[4..], CultureInfo.InvariantCulture))];
