@@ -168,9 +168,10 @@ static class Chart
             IntegerTicksOnly = true,
         };
         plot.Axes.Left.Label.Text = "operations per second (log scale)";
-        plot.Axes.Margins(bottom: 0);
+        var logs = opsPerSecond.Values.Where(v => v > 0).Select(Math.Log10).DefaultIfEmpty(0).ToArray();
+        plot.Axes.SetLimitsY(Math.Max(0, Math.Floor(logs.Min()) - 1), Math.Ceiling(logs.Max()) + 0.2);
         plot.Title(title);
-        plot.ShowLegend(ScottPlot.Alignment.UpperRight);
+        plot.ShowLegend(ScottPlot.Edge.Right);
         plot.SaveSvg(path, Math.Max(640, keys.Length * (labels.Length + 1) * 14), 420);
     }
 }
