@@ -46,7 +46,7 @@ foreach (var report in reports)
     var opsPerSecond = rows.Where(r => Csv.Nanoseconds(r["Mean"]) is > 0).ToDictionary(r => (Key(r), Label(r)), r => 1e9 / Csv.Nanoseconds(r["Mean"])!.Value);
     var peered = labels.Where(l => labels.Contains(l + "Peer")).ToArray();
 
-    summary.Append($"## {suite}\n\n![{suite}]({suite}.svg)\n\n| | {string.Join(" | ", labels)}{string.Concat(peered.Select(p => $" | {p} / {p}Peer"))} |\n");
+    summary.Append($"## {suite}\n\n![{suite}]({suite}.svg)\n\n{Csv.Environment(report)}| | {string.Join(" | ", labels)}{string.Concat(peered.Select(p => $" | {p} / {p}Peer"))} |\n");
     summary.Append($"|---|{string.Concat(labels.Select(_ => "---:|"))}{string.Concat(peered.Select(_ => "---:|"))}\n");
     foreach (var key in keys)
     {
@@ -81,6 +81,20 @@ static class Csv
     {
         var lines = File.ReadAllLines(path).Where(l => l.Length > 0).Select(Fields).ToArray();
         return lines.Skip(1).Select(f => lines[0].Zip(f).ToDictionary(p => p.First, p => p.Second)).ToList();
+    }
+
+    /// <summary>The machine and job block BenchmarkDotNet wrote beside the CSV (its -report-github.md), as a code block.</summary>
+    public static string Environment(string csvPath)
+    {
+        var markdown = csvPath.Replace("-report.csv", "-report-github.md", StringComparison.Ordinal);
+        if (!File.Exists(markdown))
+        {
+            return "";
+        }
+
+        var text = File.ReadAllText(markdown);
+        var end = text.IndexOf("```", 3, StringComparison.Ordinal);
+        return text.StartsWith("```", StringComparison.Ordinal) && end > 0 ? text[..(end + 3)] + "\n\n" : "";
     }
 
     /// <summary>A time cell ("1,234.5 ns", "12.3 us", "4 ms") in nanoseconds, or null for "NA".</summary>
@@ -154,9 +168,10 @@ static class Chart
             IntegerTicksOnly = true,
         };
         plot.Axes.Left.Label.Text = "operations per second (log scale)";
-        plot.Axes.Margins(bottom: 0);
+        var logs = opsPerSecond.Values.Where(v => v > 0).Select(Math.Log10).DefaultIfEmpty(0).ToArray();
+        plot.Axes.SetLimitsY(Math.Max(0, Math.Floor(logs.Min()) - 1), Math.Ceiling(logs.Max()) + 0.2);
         plot.Title(title);
-        plot.ShowLegend(ScottPlot.Alignment.UpperRight);
+        plot.ShowLegend(ScottPlot.Edge.Right);
         plot.SaveSvg(path, Math.Max(640, keys.Length * (labels.Length + 1) * 14), 420);
     }
 }

@@ -56,7 +56,15 @@ public static class BenchmarkCommandLine
             switch (args[i])
             {
                 case "--backends":
-                    Environment.SetEnvironmentVariable(BackendsVariable, ValueOf(args, ref i));
+                    var backends = ValueOf(args, ref i);
+                    var unknown = backends.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)
+                        .Where(name => !Enum.TryParse<StoreBackend>(name, ignoreCase: true, out _)).ToArray();
+                    if (unknown.Length > 0)
+                    {
+                        throw new ArgumentException($"--backends: no backend named {string.Join(", ", unknown)}; the backends are {string.Join(", ", Enum.GetNames<StoreBackend>())}.");
+                    }
+
+                    Environment.SetEnvironmentVariable(BackendsVariable, backends);
                     break;
                 case "--records":
                     Environment.SetEnvironmentVariable(RecordsVariable, PositiveValueOf(args, ref i));
