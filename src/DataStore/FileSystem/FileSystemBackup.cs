@@ -11,8 +11,10 @@ namespace DataStore.FileSystem;
 /// </summary>
 internal static class FileSystemBackup
 {
-    private const int BatchPairs = 4096;
-    private const int BatchBytes = 4 << 20;
+    // Each batch ends in one file system sync; a writer's fsync waits for the dirty data before it (ext4 ordered mode),
+    // so batches stay small: 1,024 key files are about 4 MiB of page cache.
+    private const int BatchPairs = 1024;
+    private const int BatchBytes = 1 << 20;
 
     /// <summary>Writes every pair <paramref name="snapshot"/> returns into a new store at <paramref name="destination"/>, then the manifest of <paramref name="store"/>.</summary>
     public static void Write(IKeyValueCursor snapshot, string store, string destination, int maxEntries, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)

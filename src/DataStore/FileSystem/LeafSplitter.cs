@@ -83,14 +83,8 @@ internal sealed class LeafSplitter(string root, SharedState state, Func<string> 
             state.SetCount(child.Prefix, Count(child));
         }
 
-        // The moves, the new directories and the marker must be on disk before the pending record goes. The moved
-        // files' data already is (every put and batch syncs it before it returns), so syncing the directories whose
-        // entries changed suffices; a whole file system sync here cost a Put up to 0.3 s on a busy disk (issue 23 item 11).
-        DirectorySync.Sync(node.Path);
-        foreach (var b in children)
-        {
-            DirectorySync.Sync(node.Child(b).Path);
-        }
+        // The moves, the new directories and the marker must be on disk before the pending record goes.
+        FileSystemSync.Sync(root);
         state.ForgetCount(node.Prefix);
         node.MarkSplit();
         state.BumpLayout();

@@ -7,8 +7,9 @@ namespace DataStore.FileSystem;
 /// <summary>
 /// The store's file <c>state</c>, mapped into every process that opens the store: a change counter that is odd
 /// while a multi-step change (a batch, a split, a range delete) is being applied, so lock-free point reads can
-/// tell they overlapped one; a layout generation bumped by every split; and a table of estimated entry counts per
-/// leaf directory, which only ever over-estimates while the machine stays up (a boot stamp resets it after a reboot).
+/// tell they overlapped one; a layout generation bumped by every split; the number of the last write that kept
+/// pre-images for streaming scans (ADR 0022); and a table of estimated entry counts per leaf directory, which only
+/// ever over-estimates while the machine stays up (a boot stamp resets it after a reboot).
 /// </summary>
 internal sealed unsafe class SharedState : IDisposable
 {

@@ -229,6 +229,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
     /// <summary>Removes stale temporary files. Directories stay, even empty: readers keep handles on them (<see cref="DirectoryHandles"/>).</summary>
     public void Compact()
     {
+        _preImages.RemoveLeftovers();
         foreach (var stale in TreeWalker.Entries(_temporary, directories: false))
         {
             File.Delete(Path.Combine(_temporary, stale));

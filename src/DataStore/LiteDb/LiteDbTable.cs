@@ -73,9 +73,11 @@ internal sealed class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
         {
             if (!existing.Contains(name))
             {
-                // A collection exists from its first document on; a snapshot of a missing one would not see it appear.
-                engine.Insert(name, [new BsonDocument { ["_id"] = new BsonValue(new byte[] { 0 }) }], BsonAutoId.ObjectId);
-                engine.Delete(name, [new BsonValue(new byte[] { 0 })]);
+                LiteDbCreationMarker.Create(engine, name);
+            }
+            else
+            {
+                LiteDbCreationMarker.RemoveLeftover(engine, name);
             }
         }
 
