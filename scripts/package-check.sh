@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packs DataStore, DataStore.RocksDb and the DataStore.Cli tool into a local feed (artifacts/packages),
+# Packs DataStore, DataStore.RocksDb, DataStore.Extensions.Diagnostics and the DataStore.Cli tool (linux-x64) into a local feed (artifacts/packages),
 # then proves what a user does with them: a clean consumer outside the solution (samples/DataStore.Consumer)
 # restores DataStore by version from the feed, builds and runs; `dotnet tool install` installs the
 # tool from the feed and it runs. Prints one "package-check: ..." line per step; exits non-zero on a failure.
@@ -18,10 +18,19 @@ step() { echo "package-check: $*"; }
 rm -rf "$feed"
 # --no-build reuses the Release build of `dotnet test DataStore.sln -c Release` when it ran first.
 no_build=${PACKAGE_CHECK_NO_BUILD:-}
-dotnet pack DataStore.sln -c Release -o "$feed" $no_build -nologo -v quiet -p:Version="$version"
-for package in DataStore DataStore.RocksDb DataStore.Cli; do
-  test -f "$feed/$package.$version.nupkg" && test -f "$feed/$package.$version.snupkg"
+for project in DataStore DataStore.RocksDb DataStore.Extensions.Diagnostics; do
+  dotnet pack "src/$project" -c Release -o "$feed" $no_build -nologo -v quiet -p:Version="$version"
+  test -f "$feed/$project.$version.nupkg" && test -f "$feed/$project.$version.snupkg"
 done
+# The tool is packed per platform (ADR 0021): here only this machine's linux-x64 pack (built for it, ReadyToRun),
+# beside the small primary package that names the platforms; the other platforms' packs are the same build.
+# No symbol packages here: the primary package has no assemblies, and NuGet refuses an empty symbol package.
+dotnet pack src/DataStore.Cli -c Release -o "$feed" -nologo -v quiet -p:Version="$version" \
+  -p:ToolPackageRuntimeIdentifiers=linux-x64 -p:RuntimeIdentifiers=linux-x64 -p:IncludeSymbols=false
+test -f "$feed/DataStore.Cli.$version.nupkg" && test -f "$feed/DataStore.Cli.linux-x64.$version.nupkg"
+if unzip -l "$feed/DataStore.Cli.linux-x64.$version.nupkg" | grep -E 'runtimes/' | grep -v 'runtimes/linux-x64/'; then
+  echo "package-check: the linux-x64 tool package carries another platform's files"; exit 1
+fi
 step "packed $(cd "$feed" && ls *.nupkg | tr '\n' ' ')"
 
 packages=$(dotnet nuget locals global-packages --list | sed 's/^global-packages: //')
