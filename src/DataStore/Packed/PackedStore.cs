@@ -16,6 +16,8 @@ public static class PackedStore
     /// <summary>Pair bytes a build holds in memory before it spills a sorted run: 64 MiB.</summary>
     public const long DefaultMemoryBudget = 64L << 20;
 
+    // RS0026 guards adding optional parameters to a shipped overload; these overloads are new and differ by their first parameter's type.
+#pragma warning disable RS0026
     /// <summary>Builds (or rebuilds) the Packed store in directory <paramref name="path"/> from <paramref name="pairs"/>, in any order; returns the pair count.</summary>
     /// <exception cref="ArgumentException">A key is empty or over 1 MiB, a value over 256 MiB, or a key appears twice.</exception>
     /// <exception cref="DataStoreException">The directory holds another backend's store, or writing failed.</exception>
@@ -35,6 +37,8 @@ public static class PackedStore
         using var cursor = WholeStore.Read(source);
         return Build(PairSources.Of(cursor), path, null, progress, DefaultMemoryBudget, null, cancellationToken);
     }
+
+#pragma warning restore RS0026
 
     /// <summary>Builds (or rebuilds) the Packed store in directory <paramref name="path"/> from a dump (docs/dump-format.md); returns the pair count.</summary>
     /// <exception cref="DumpFormatException">The dump is damaged or truncated; nothing was written.</exception>
