@@ -85,15 +85,10 @@ public sealed class HostingTests : IDisposable
     [InlineData(StoreBackend.RocksDb)]
     public async Task A_store_held_by_another_process_fails_host_start_with_the_stores_message(StoreBackend backend)
     {
-        var path = _directory.Sub("held");
-        KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = backend }).Dispose();
         // An owner that never answers (an older DataStore without the broker, ADR 0015): a serving owner would make this host its client.
-        using var holder = ChildProcess.Start(["hold-owner-lock", path, backend.ToString(), "-", "60000"]);
-        holder.WaitForLine(l => l.StartsWith("LOCKED", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
-
-        var builder = NewBuilder(new() { ["DataStore:Path"] = path, ["DataStore:Timeout"] = "0.3" });
-        builder.Services.AddDataStore(builder.Configuration.GetSection("DataStore"));
-        using var host = builder.Build();
+        var (path, holder) = HeldStore(backend, "hold-owner-lock", "60000", "LOCKED");
+        using var _ = holder;
+        using var host = HostFor(path, timeout: "0.3");
 
         var error = await Assert.ThrowsAnyAsync<DataStoreException>(() => host.StartAsync(TestContext.Current.CancellationToken));
         Assert.Equal(backend, error.Backend);
@@ -106,14 +101,9 @@ public sealed class HostingTests : IDisposable
     [InlineData(StoreBackend.RocksDb)]
     public async Task A_store_held_by_another_process_is_opened_through_its_owner_at_host_start(StoreBackend backend)
     {
-        var path = _directory.Sub("held");
-        KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = backend }).Dispose();
-        using var holder = ChildProcess.Start(["put-loop", path, backend.ToString(), "-", "child", "100000000"]);
-        holder.WaitForLine(l => l.StartsWith("ACK ", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
-
-        var builder = NewBuilder(new() { ["DataStore:Path"] = path, ["DataStore:Timeout"] = "10" });
-        builder.Services.AddDataStore(builder.Configuration.GetSection("DataStore"));
-        using var host = builder.Build();
+        var (path, holder) = HeldStore(backend, "put-loop", "child", "ACK ", "100000000");
+        using var _ = holder;
+        using var host = HostFor(path, timeout: "10");
         await host.StartAsync(TestContext.Current.CancellationToken);
 
         var store = host.Services.GetRequiredService<IKeyValueStore>();
@@ -157,6 +147,24 @@ public sealed class HostingTests : IDisposable
     }
 
     public void Dispose() => _directory.Dispose();
+
+    // A store of backend, created here, then held open by a child process running command; it has started once it printed ready.
+    private (string Path, ChildProcess Holder) HeldStore(StoreBackend backend, string command, string argument, string ready, string? more = null)
+    {
+        var path = _directory.Sub("held");
+        KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = backend }).Dispose();
+        string[] args = more is null ? [command, path, backend.ToString(), "-", argument] : [command, path, backend.ToString(), "-", argument, more];
+        var holder = ChildProcess.Start(args);
+        holder.WaitForLine(l => l.StartsWith(ready, StringComparison.Ordinal), TimeSpan.FromSeconds(60));
+        return (path, holder);
+    }
+
+    private static IHost HostFor(string path, string timeout)
+    {
+        var builder = NewBuilder(new() { ["DataStore:Path"] = path, ["DataStore:Timeout"] = timeout });
+        builder.Services.AddDataStore(builder.Configuration.GetSection("DataStore"));
+        return builder.Build();
+    }
 
     private static HostApplicationBuilder NewBuilder(Dictionary<string, string?> settings)
     {
