@@ -10,7 +10,7 @@ internal static class ChangeFeedSupport
     public static string WhyNot(StoreBackend backend) => backend switch
     {
         StoreBackend.RocksDb or StoreBackend.LiteDb =>
-            $"The {backend} backend has no change feed yet: it will be delivered through the process that owns the store, once sharing across processes (issue 14) lands",
+            $"The {backend} backend has no change feed yet: its log is to be written by the process that owns the store and pushed to its clients over the owner's socket (ADR 0015, ADR 0020), which is not built",
         StoreBackend.Lmdb =>
             "The Lmdb backend has no change feed yet: LMDB's named databases are records of the main database, which holds the pairs, so its log needs a layout of its own (ADR 0020)",
         StoreBackend.FileSystem =>
