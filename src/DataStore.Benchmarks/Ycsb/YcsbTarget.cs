@@ -7,12 +7,12 @@ namespace DataStore.Benchmarks.Ycsb;
 /// <param name="Open">Opens the target in a new, empty directory.</param>
 public sealed record YcsbTarget(string Name, Func<string, IYcsbTarget> Open)
 {
-    /// <summary>Every backend this build includes and each one's peer, narrowed by <c>--backends</c>.</summary>
+    /// <summary>Every writable backend this build includes (<see cref="BackendCase.All"/>) and each one's peer, narrowed by <c>--backends</c>.</summary>
     public static IEnumerable<YcsbTarget> All
     {
         get
         {
-            var backends = Enum.GetValues<StoreBackend>().Where(KeyValueStore.IsAvailable).Where(b => BenchmarkCommandLine.Selects(b.ToString())).ToArray();
+            var backends = BackendCase.All.Select(c => c.Backend).ToArray();
             foreach (var backend in backends)
             {
                 yield return new YcsbTarget(backend.ToString(), directory => new DataStoreYcsbTarget(backend, directory));
