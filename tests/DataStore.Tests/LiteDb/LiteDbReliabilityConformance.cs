@@ -16,3 +16,8 @@ public sealed class LiteDbKillMaintenanceContract : KillMaintenanceContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 }
+
+public sealed class LiteDbMaintenanceBesideAppContract : MaintenanceBesideAppContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}
