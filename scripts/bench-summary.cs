@@ -7,7 +7,7 @@
 // RESULTS_DIR holds *-report.csv (BenchmarkDotNet.Artifacts/results). Each suite becomes a table of operations per
 // second (1 / Mean: per key, per operation over all threads, or per batch, as the suite's doc says), a row per method
 // and thread count, a column per backend or peer, and for each backend with a hand-written peer the ratio
-// DataStore / peer (above 1.0: DataStore is faster); where ZoneTree ran too, DataStore's best backend / ZoneTree.
+// DataStore / peer (above 1.0: DataStore is faster); where ZoneTree ran too, DataStore's best on-disk backend / ZoneTree.
 // A suite with a SUITE-latency.csv beside its report (YcsbBenchmarks) also gets a p50 / p99 table per kind of operation
 // and a p99 chart. OUT_DIR gets summary.md, SUITE.svg and SUITE-p99.svg.
 using System.Globalization;
@@ -48,7 +48,7 @@ foreach (var report in reports)
     var keys = rows.GroupBy(Label).MaxBy(g => g.Count())!.Select(Key).Concat(rows.Select(Key)).Distinct().ToArray(); // the fullest label's order
     var opsPerSecond = rows.Where(r => Csv.Nanoseconds(r["Mean"]) is > 0).ToDictionary(r => (Key(r), Label(r)), r => 1e9 / Csv.Nanoseconds(r["Mean"])!.Value);
     var peered = labels.Where(l => labels.Contains(l + "Peer")).ToArray();
-    var ours = labels.Where(l => !l.EndsWith("Peer", StringComparison.Ordinal) && !Latencies.OtherEngines.Contains(l)).ToArray();
+    var ours = labels.Where(l => !l.EndsWith("Peer", StringComparison.Ordinal) && !Latencies.OtherEngines.Contains(l) && l != "InMemory").ToArray(); // stores on disk
     var reference = labels.Contains("ZoneTree") && ours.Length > 0 ? "ZoneTree" : null;
 
     summary.Append($"## {suite}\n\n![{suite}]({suite}.svg)\n\n{Csv.Environment(report)}| | {string.Join(" | ", labels)}{string.Concat(peered.Select(p => $" | {p} / {p}Peer"))}{(reference is null ? "" : $" | best / {reference}")} |\n");
