@@ -4,7 +4,7 @@ namespace DataStore.Lmdb;
 
 internal sealed partial class LmdbEnvironment
 {
-    private static LmdbEnvironment Open(string directory, LmdbErrors errors, long initialMapSize, bool writeThroughMap)
+    private static LmdbEnvironment Open(string directory, LmdbErrors errors, long initialMapSize)
     {
         var (writers, openFile) = StoreFiles.Guard(directory, StoreBackend.Lmdb, () =>
         {
@@ -20,7 +20,7 @@ internal sealed partial class LmdbEnvironment
             }
         });
 
-        var environment = new LmdbEnvironment(directory, writers, openFile) { _writeMapWanted = writeThroughMap };
+        var environment = new LmdbEnvironment(directory, writers, openFile);
         try
         {
             // Every process holds the open lock shared; Compact, and the conversion of an LMDB 0.9 file, take it
@@ -50,9 +50,8 @@ internal sealed partial class LmdbEnvironment
     }
 
     // An existing store opens at the map size recorded in its file (the largest any process grew it to); a new
-    // store starts at initialMapSize (and so does one reopened after Compact, exactSize). Through a writable map only
-    // when the whole map is reserved on disk.
-    private void OpenHandle(LmdbErrors errors, long initialMapSize, bool exactSize = false)
+    // store starts at initialMapSize.
+    private unsafe void OpenHandle(LmdbErrors errors, long initialMapSize)
     {
         var exists = File.Exists(_dataFile) && new FileInfo(_dataFile).Length > 0;
         StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
@@ -60,31 +59,14 @@ internal sealed partial class LmdbEnvironment
             Files.LmdbFormatRecord.Check(Directory, exists ? Files.LmdbOpenCheck.Inspect(Directory, _dataFile) : null);
             return 0;
         });
-        var mapSize = exists && !exactSize ? 0 : initialMapSize;
-        var env = OpenNative(errors, mapSize, _writeMapWanted);
-        WritesThroughMap = _writeMapWanted && TryReserveAtOpen(env);
-        if (_writeMapWanted && !WritesThroughMap)
-        {
-            LmdbNative.EnvClose(env);
-            env = OpenNative(errors, mapSize, writeMap: false);
-        }
-
-        _env = env;
-        _durableMode = false;
-        _unreserved = false;
-    }
-
-    private unsafe nint OpenNative(LmdbErrors errors, long mapSize, bool writeMap)
-    {
         errors.Check(LmdbNative.EnvCreate(out var env), "creating the LMDB environment");
         try
         {
             errors.Check(LmdbNative.EnvSetMaxReaders(env, MaxReaders), "setting the reader table size");
-            errors.Check(LmdbNative.EnvSetMapSize(env, (nuint)mapSize), "setting the map size");
+            errors.Check(LmdbNative.EnvSetMapSize(env, exists ? 0 : (nuint)initialMapSize), "setting the map size");
             // MDB_NOSYNC until a durable write switches to MDB_NOMETASYNC (SyncMode); LMDB 0.9 ignores both as
             // per-transaction flags, so they are set on the environment, under the writer lock.
-            var flags = LmdbNative.NoSubDir | LmdbNative.NoTls | LmdbNative.NoSync | (writeMap ? LmdbNative.WriteMap : 0);
-            errors.Check(LmdbNative.EnvOpen(env, _dataFile, flags, Convert.ToInt32("664", 8)), "opening the LMDB environment");
+            errors.Check(LmdbNative.EnvOpen(env, _dataFile, LmdbNative.NoSubDir | LmdbNative.NoTls | LmdbNative.NoSync, Convert.ToInt32("664", 8)), "opening the LMDB environment");
             errors.Check(LmdbNative.TxnBegin(env, 0, LmdbNative.ReadOnly, out var txn), "opening the database");
             try
             {
@@ -95,14 +77,15 @@ internal sealed partial class LmdbEnvironment
             {
                 LmdbNative.TxnAbort(txn);
             }
-
-            return env;
         }
         catch
         {
             LmdbNative.EnvClose(env);
             throw;
         }
+
+        _env = env;
+        _durableMode = false;
     }
 
     /// <summary>
@@ -220,7 +203,6 @@ internal sealed partial class LmdbEnvironment
             using (var file = new FileStream(copy, FileMode.Open, FileAccess.ReadWrite))
             {
                 file.Flush(flushToDisk: true);
-                size = MapSizeAfterCompact(size, file.Length);
             }
 
             Sync.RunBetweenSyncs(() =>
@@ -231,7 +213,7 @@ internal sealed partial class LmdbEnvironment
                     CloseEnvironment();
                     File.Move(copy, _dataFile, overwrite: true);
                     Platform.DirectorySync.Sync(Directory);
-                    OpenHandle(errors, size, exactSize: true);
+                    OpenHandle(errors, size);
                     errors.Check(LmdbNative.EnvSetMapSize(_env, (nuint)size), "restoring the map size after Compact");
                 }
                 finally

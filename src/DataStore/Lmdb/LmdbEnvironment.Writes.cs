@@ -159,7 +159,6 @@ internal sealed partial class LmdbEnvironment
         var env = Handle(errors);
         while (true)
         {
-            ReserveIfGrown(errors);
             var rc = LmdbNative.TxnBegin(env, 0, 0, out var txn);
             if (rc == LmdbNative.MapResized)
             {

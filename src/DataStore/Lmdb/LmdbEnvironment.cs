@@ -35,7 +35,6 @@ internal sealed partial class LmdbEnvironment
     private int _references = 1;
     private int _openCursors;
     private bool _durableMode;
-    private bool _writeMapWanted;
     private bool _closed;
     private nint _env;
 
@@ -76,11 +75,7 @@ internal sealed partial class LmdbEnvironment
     }
 
     /// <summary>Opens the environment of <paramref name="directory"/>, or shares the one this process has open.</summary>
-    /// <remarks>
-    /// With <paramref name="writeThroughMap"/> (the first store to open it is Relaxed, on Linux) the environment writes
-    /// through a writable map (<c>MDB_WRITEMAP</c>) when its whole map can be reserved on disk (ADR 0006).
-    /// </remarks>
-    public static LmdbEnvironment Acquire(string directory, LmdbErrors errors, long initialMapSize, bool checksums, bool writeThroughMap = false)
+    public static LmdbEnvironment Acquire(string directory, LmdbErrors errors, long initialMapSize, bool checksums)
     {
         lock (RegistryGate)
         {
@@ -90,7 +85,7 @@ internal sealed partial class LmdbEnvironment
                 return open;
             }
 
-            var environment = Open(directory, errors, initialMapSize, writeThroughMap);
+            var environment = Open(directory, errors, initialMapSize);
             environment.Checksums = checksums;
             Registry.Add(directory, environment);
             return environment;

@@ -28,7 +28,6 @@ internal static unsafe partial class LmdbNative
     public const uint NoSubDir = 0x4000;
     public const uint NoSync = 0x10000;
     public const uint NoMetaSync = 0x40000;
-    public const uint WriteMap = 0x80000;
     public const uint ReadOnly = 0x20000;
     public const uint NoTls = 0x200000;
     public const uint NoReadAhead = 0x800000;
@@ -102,9 +101,6 @@ internal static unsafe partial class LmdbNative
 
     [LibraryImport(Library, EntryPoint = "mdb_env_sync")]
     public static partial int EnvSync(nint env, int force);
-
-    [LibraryImport(Library, EntryPoint = "mdb_env_get_fd")]
-    public static partial int EnvGetFd(nint env, out int fd);
 
     [LibraryImport(Library, EntryPoint = "mdb_env_set_flags")]
     public static partial int EnvSetFlags(nint env, uint flags, int onoff);

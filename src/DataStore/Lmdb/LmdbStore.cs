@@ -49,13 +49,9 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
     public static LmdbStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, long initialMapSize, bool checksums = true)
     {
         var errors = new LmdbErrors(directory, options.Timeout);
-        var env = LmdbEnvironment.Acquire(directory, errors, initialMapSize, checksums, WriteThroughMap(durability));
+        var env = LmdbEnvironment.Acquire(directory, errors, initialMapSize, checksums);
         return new LmdbStore(env, errors, durability, options, logger);
     }
-
-    // Relaxed stores on Linux write through the map (5x cheaper commits measured, ADR 0006); Durable stores do not,
-    // since a synced commit through the map costs 3x more (an msync of the map); other platforms are not tested.
-    private static bool WriteThroughMap(Durability durability) => durability == Durability.Relaxed && OperatingSystem.IsLinux();
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
