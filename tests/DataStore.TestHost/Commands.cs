@@ -43,6 +43,16 @@ internal static class Commands
             return PackedSoak.Run(options, int.Parse(rest[0]));
         }
 
+        if (args[0] == "power-loss-writes")
+        {
+            return PowerLossWrites.Run(options, rest[0], int.Parse(rest[1]), int.Parse(rest[2]), int.Parse(rest[3]));
+        }
+
+        if (args[0] == "power-loss-read")
+        {
+            return PowerLossRead.Run(Enum.Parse<StoreBackend>(args[2]), rest);
+        }
+
         if (args[0] == "open-lmdb09-killed-at")
         {
             return LmdbConversionKill.Run(options, rest[0]);

@@ -1,0 +1,35 @@
+using System.Globalization;
+using System.Text;
+
+namespace DataStore.Tests.PowerLoss;
+
+/// <summary>
+/// One write the workload acknowledged (a line of its marks file, recorded by the shim in order with the store's file
+/// operations): <c>P i</c> (put/i = i), <c>B i</c> (batch/i/a and batch/i/b = i) or <c>H j i</c> (hot/j = i).
+/// </summary>
+public sealed record PowerLossAck(int Index, long TimeNs, char Kind, int Number, int Hot)
+{
+    public static List<PowerLossAck> From(IEnumerable<LogRecord> records)
+    {
+        var acks = new List<PowerLossAck>();
+        foreach (var record in records.Where(r => r.Kind == LogKind.Mark))
+        {
+            foreach (var line in Encoding.ASCII.GetString(record.Data).Split('\n', StringSplitOptions.RemoveEmptyEntries))
+            {
+                var parts = line.Split(' ');
+                if (parts[0] is "P" or "B")
+                {
+                    acks.Add(new PowerLossAck(record.Index, record.TimeNs, parts[0][0], Parse(parts[1]), -1));
+                }
+                else if (parts[0] == "H")
+                {
+                    acks.Add(new PowerLossAck(record.Index, record.TimeNs, 'H', Parse(parts[2]), Parse(parts[1])));
+                }
+            }
+        }
+
+        return acks;
+    }
+
+    private static int Parse(string text) => int.Parse(text, NumberStyles.None, CultureInfo.InvariantCulture);
+}

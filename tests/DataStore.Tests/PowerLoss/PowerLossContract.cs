@@ -1,0 +1,131 @@
+using System.Globalization;
+using DataStore.Tests.Conformance;
+
+namespace DataStore.Tests.PowerLoss;
+
+/// <summary>
+/// Rule 9 under a power loss (issue 20, item 1): a child writes single puts, 2-key batches and overwrites to a fresh
+/// store under the power-loss shim (powerloss-shim.c), which records every file operation of the store; the log is
+/// replayed at random points into stores holding only what a power loss would keep (<see cref="PowerLossDisk"/>),
+/// each opened and read by another child. Every store must open and verify clean with no half batch; Durable keeps
+/// every acknowledged write, Relaxed every one older than <c>SyncInterval</c> plus <see cref="Tolerance"/>.
+/// The points take turns: only what was synced; that plus an in-order prefix of each file's unsynced writes, the last
+/// torn; that plus a random subset of them, torn into 4 KiB pieces (a disk's reorderings). The last two also keep a
+/// random later cut of the unsynced name changes.
+/// </summary>
+/// <remarks>
+/// CI runs one round of <see cref="DefaultPoints"/> points per backend and durability. A soak:
+/// <c>DATASTORE_POWERLOSS_ROUNDS=20 DATASTORE_POWERLOSS_POINTS=40 dotnet test tests/DataStore.Tests -c Release --filter "FullyQualifiedName~PowerLossContract"</c>;
+/// <c>DATASTORE_POWERLOSS_SEED=n</c> replays a run, <c>DATASTORE_POWERLOSS_WRITE_MS</c> sets how long each child writes.
+/// </remarks>
+public abstract class PowerLossContract : StoreContract
+{
+    public const int DefaultPoints = 9;
+    private const int SyncIntervalMilliseconds = 250;
+    private const string Rule = "9: a power loss costs at most what the durability level allows";
+
+    /// <summary>How much later than <c>SyncInterval</c> a Relaxed loss may reach back: the sync's own time and the timer's delay on a loaded machine.</summary>
+    public static TimeSpan Tolerance { get; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// A known, written-down defect by which this backend fails only at reordered points (unsynced writes kept out of
+    /// order) at this durability; when it shows, the test is skipped with this reason and the failures, never passed.
+    /// </summary>
+    protected virtual string? ReorderedDefect(Durability durability) => null;
+
+    [Fact]
+    public void Durable_loses_nothing_acknowledged_and_every_store_opens_after_a_power_loss() => Run(Durability.Durable);
+
+    [Fact]
+    public void Relaxed_loses_at_most_about_SyncInterval_and_every_store_opens_after_a_power_loss() => Run(Durability.Relaxed);
+
+    private void Run(Durability durability)
+    {
+        RequireCapability(StoreCapabilities.Persistent, Rule);
+        var (library, missing) = PowerLossShim.Library;
+        Assert.SkipWhen(library is null, missing ?? "");
+        var seed = Setting("DATASTORE_POWERLOSS_SEED") ?? Random.Shared.Next();
+        var rounds = Setting("DATASTORE_POWERLOSS_ROUNDS") ?? 1;
+        var points = Setting("DATASTORE_POWERLOSS_POINTS") ?? DefaultPoints;
+        var writeMs = Setting("DATASTORE_POWERLOSS_WRITE_MS") ?? 1000;
+        var random = new Random(seed);
+        var bound = TimeSpan.FromMilliseconds(SyncIntervalMilliseconds) + Tolerance;
+        var strict = new List<string>();
+        var reordered = new List<string>();
+        var (acknowledged, lost, window, count) = (0, 0, 0.0, 0);
+        for (var round = 0; round < rounds; round++)
+        {
+            var context = $"{Backend} {durability}, seed {seed}, round {round}";
+            var (acks, stores, crashes) = ReplayRound(library!, durability, random, points, writeMs, Directory.Sub($"round-{round}"), context);
+            var readings = PowerLossReading.ReadAll(Backend, stores);
+            for (var p = 0; p < stores.Count; p++)
+            {
+                var verdict = PowerLossJudge.Judge(readings[p], acks, crashes[p].Point, crashes[p].TimeNs, durability, bound);
+                (acknowledged, lost, window, count) = (acknowledged + verdict.Acknowledged, lost + verdict.Lost, Math.Max(window, verdict.LossWindowSeconds), count + 1);
+                var where = $"{context}, point {p} (after log record {crashes[p].Point}, {crashes[p].Mode})";
+                (crashes[p].Mode == CrashMode.Reordered ? reordered : strict).AddRange(verdict.Failures.Select(f => $"{where}: {f}"));
+            }
+        }
+
+        var summary = $"| {Backend} | {durability} | {rounds} | {count} | {acknowledged} | {lost} | {window:F2} s | {strict.Count} | {reordered.Count} | {seed} |";
+        TestContext.Current.TestOutputHelper?.WriteLine("| backend | durability | rounds | points | acknowledged before the points | lost | widest loss | failures (synced only, in order) | failures (reordered) | seed |");
+        TestContext.Current.TestOutputHelper?.WriteLine(summary);
+        Assert.True(strict.Count == 0, $"{summary}\n{string.Join('\n', strict.Take(20))}");
+        Assert.SkipWhen(reordered.Count > 0 && ReorderedDefect(durability) is not null,
+            $"{ReorderedDefect(durability)} Seen now: {summary}\n{string.Join('\n', reordered.Take(10))}");
+        Assert.True(reordered.Count == 0, $"{summary}\n{string.Join('\n', reordered.Take(20))}");
+    }
+
+    /// <summary>Runs the writer under the shim, checks the log replays to the real directory, and writes out a crash state at each chosen point.</summary>
+    private (List<PowerLossAck> Acks, List<string> Stores, List<(int Point, long TimeNs, CrashMode Mode)> Crashes) ReplayRound(
+        string library, Durability durability, Random random, int points, int writeMs, string directory, string context)
+    {
+        var store = Path.Combine(directory, "store");
+        var log = Path.Combine(directory, "log");
+        var marks = Path.Combine(directory, "marks");
+        System.IO.Directory.CreateDirectory(store);
+        string[] wrapper = ["env", $"LD_PRELOAD={library}", $"DATASTORE_POWERLOSS_ROOT={store}", $"DATASTORE_POWERLOSS_LOG={log}", $"DATASTORE_POWERLOSS_MARKS={marks}"];
+        var (code, output) = ChildProcess.Run(
+            ["power-loss-writes", store, Backend.ToString(), durability.ToString(), marks, Text(random.Next()), Text(writeMs), Text(SyncIntervalMilliseconds)],
+            TimeSpan.FromMinutes(3), wrapper);
+        Assert.True(code == 0, $"the writer failed ({context}), exit {code}: {output}");
+
+        var records = PowerLossLog.Read(log);
+        var chosen = Enumerable.Range(0, points).Select(_ => random.Next(1, records.Count + 1)).Order().ToList();
+        var disk = new PowerLossDisk();
+        var stores = new List<string>();
+        var crashes = new List<(int, long, CrashMode)>();
+        var applied = 0;
+        for (var p = 0; p < chosen.Count; p++)
+        {
+            for (; applied < chosen[p]; applied++)
+            {
+                disk.Apply(records[applied]);
+            }
+
+            var mode = (CrashMode)(p % 3);
+            stores.Add(Path.Combine(directory, $"point-{p}"));
+            disk.SaveCrashState(stores[^1], mode, new Random(random.Next()));
+            crashes.Add((chosen[p], records[chosen[p] - 1].TimeNs, mode));
+        }
+
+        for (; applied < records.Count; applied++)
+        {
+            disk.Apply(records[applied]);
+        }
+
+        disk.SaveEverything(Path.Combine(directory, "everything"));
+        var differences = DirectoryComparison.Differences(store, Path.Combine(directory, "everything"), p => disk.MappedFiles.Contains(p) || IsStdioLog(p));
+        Assert.True(differences.Count == 0 && disk.Unsupported.Count == 0,
+            $"the log does not replay to the store the writer left ({context}): the shim missed a call.\n{string.Join('\n', differences.Concat(disk.Unsupported).Take(20))}");
+        return (PowerLossAck.From(records), stores, crashes);
+    }
+
+    /// <summary>RocksDB's info log (<c>LOG</c>, <c>LOG.old.*</c>) is written through stdio, which the shim does not see; it holds no data.</summary>
+    private static bool IsStdioLog(string path) => Path.GetFileName(path).StartsWith("LOG", StringComparison.Ordinal);
+
+    private static string Text(int value) => value.ToString(CultureInfo.InvariantCulture);
+
+    private static int? Setting(string name) =>
+        int.TryParse(Environment.GetEnvironmentVariable(name), NumberStyles.None, CultureInfo.InvariantCulture, out var value) ? value : null;
+}

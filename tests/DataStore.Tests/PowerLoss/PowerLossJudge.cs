@@ -1,0 +1,106 @@
+using System.Buffers.Binary;
+using System.Text;
+
+namespace DataStore.Tests.PowerLoss;
+
+/// <summary>How one replayed store measured up: what failed (must be nothing), and what acknowledged writes it lost.</summary>
+public sealed record PowerLossVerdict(List<string> Failures, int Acknowledged, int Lost, double LossWindowSeconds);
+
+/// <summary>
+/// Judges a replayed store against the writes acknowledged before the power loss: it must have opened and verified
+/// clean, hold no half batch and no value that was never written, and keep every acknowledged write that its
+/// durability promises (Durable: every one; Relaxed: every one older than <c>bound</c>).
+/// </summary>
+public static class PowerLossJudge
+{
+    public static PowerLossVerdict Judge(PowerLossReading reading, IReadOnlyList<PowerLossAck> allAcks, int point, long crashNs, Durability durability, TimeSpan bound)
+    {
+        var failures = new List<string>();
+        if (reading.Error is not null)
+        {
+            return new PowerLossVerdict([$"did not open or read: {reading.Error}"], 0, 0, 0);
+        }
+
+        if (reading.Problems.Length > 0)
+        {
+            failures.Add($"verify: {reading.Problems}");
+        }
+
+        var hotWritten = allAcks.Where(a => a.Kind == 'H').GroupBy(a => a.Hot).ToDictionary(g => g.Key, g => g.Select(a => a.Number).ToHashSet());
+        var batchHalves = new Dictionary<int, int>();
+        var hot = new Dictionary<int, int>();
+        foreach (var (keyHex, valueHex) in reading.Pairs)
+        {
+            var key = Convert.FromHexString(keyHex);
+            var value = Convert.FromHexString(valueHex);
+            var (tag, number, suffix) = Split(key);
+            var held = value.Length == 4 ? BinaryPrimitives.ReadInt32BigEndian(value) : int.MinValue;
+            var wrong = tag switch
+            {
+                "put" => suffix.Length != 0 || held != number,
+                "batch" => suffix is not ("a" or "b") || held != number,
+                "hot" => suffix.Length != 0 || !hotWritten.GetValueOrDefault(number, []).Contains(held),
+                _ => true,
+            };
+            if (wrong)
+            {
+                failures.Add($"a pair that was never written: {keyHex} = {valueHex}");
+            }
+            else if (tag == "batch")
+            {
+                batchHalves[number] = batchHalves.GetValueOrDefault(number) + 1;
+            }
+            else if (tag == "hot")
+            {
+                hot[number] = held;
+            }
+        }
+
+        failures.AddRange(batchHalves.Where(b => b.Value != 2).Select(b => $"half a batch: batch/{b.Key} has {b.Value} of its 2 keys"));
+
+        var before = allAcks.Where(a => a.Index < point).ToList();
+        var lost = new List<PowerLossAck>();
+        foreach (var ack in before)
+        {
+            var present = ack.Kind switch
+            {
+                'P' => reading.Pairs.ContainsKey(Hex("put", ack.Number, "")),
+                'B' => batchHalves.GetValueOrDefault(ack.Number) == 2,
+                _ => hot.GetValueOrDefault(ack.Hot, int.MinValue) >= ack.Number, // this value or a newer one
+            };
+            if (!present)
+            {
+                lost.Add(ack);
+            }
+        }
+
+        var required = durability == Durability.Durable ? lost : lost.Where(a => a.TimeNs <= crashNs - bound.Ticks * 100).ToList();
+        failures.AddRange(required.Take(5).Select(a =>
+            $"acknowledged {(crashNs - a.TimeNs) / 1e9:F3} s before the power loss and lost: {a.Kind} {(a.Kind == 'H' ? $"hot/{a.Hot} = " : "")}{a.Number}"));
+        if (required.Count > 5)
+        {
+            failures.Add($"... {required.Count - 5} more acknowledged writes lost");
+        }
+
+        var window = lost.Count == 0 ? 0 : (crashNs - lost.Min(a => a.TimeNs)) / 1e9;
+        return new PowerLossVerdict(failures, before.Count, lost.Count, window);
+    }
+
+    private static (string Tag, int Number, string Suffix) Split(byte[] key)
+    {
+        var slash = Array.IndexOf(key, (byte)'/');
+        if (slash < 0 || key.Length < slash + 5)
+        {
+            return ("?", 0, "");
+        }
+
+        return (Encoding.ASCII.GetString(key, 0, slash), BinaryPrimitives.ReadInt32BigEndian(key.AsSpan(slash + 1, 4)), Encoding.ASCII.GetString(key, slash + 5, key.Length - slash - 5));
+    }
+
+    private static string Hex(string tag, int number, string suffix)
+    {
+        var bytes = new byte[4];
+        BinaryPrimitives.WriteInt32BigEndian(bytes, number);
+        return Convert.ToHexString([.. Encoding.ASCII.GetBytes(tag + "/"), .. bytes, .. Encoding.ASCII.GetBytes(suffix)]);
+    }
+}

@@ -1,0 +1,63 @@
+using System.Globalization;
+
+namespace DataStore.Tests.PowerLoss;
+
+/// <summary>What the reader process found in one replayed store: an error, or its pairs (hex) and verify's problems.</summary>
+public sealed record PowerLossReading(string? Error, Dictionary<string, string> Pairs, string Problems)
+{
+    /// <summary>
+    /// Opens and reads each store in a <c>DataStore.TestHost power-loss-read</c> child; when the child dies on a store
+    /// (a crash of the reading process), that store's reading is the error and a new child reads the rest.
+    /// </summary>
+    public static List<PowerLossReading> ReadAll(StoreBackend backend, IReadOnlyList<string> stores)
+    {
+        var readings = new List<PowerLossReading>();
+        while (readings.Count < stores.Count)
+        {
+            var (code, output) = ChildProcess.Run(["power-loss-read", "-", backend.ToString(), "-", .. stores.Skip(readings.Count)], TimeSpan.FromMinutes(5));
+            var parsed = Parse(output);
+            readings.AddRange(parsed);
+            if (readings.Count < stores.Count)
+            {
+                var tail = string.Join(" / ", output.Split('\n').TakeLast(5));
+                readings.Add(new PowerLossReading($"the reading process died (exit code {code}) on this store: {tail}", [], ""));
+            }
+        }
+
+        return readings;
+    }
+
+    private static List<PowerLossReading> Parse(string output)
+    {
+        var readings = new List<PowerLossReading>();
+        string? error = null, problems = "";
+        var pairs = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach (var line in output.Split('\n'))
+        {
+            if (line.StartsWith("STORE ", StringComparison.Ordinal))
+            {
+                (error, problems, pairs) = (null, "", new Dictionary<string, string>(StringComparer.Ordinal));
+            }
+            else if (line.StartsWith("PAIR ", StringComparison.Ordinal))
+            {
+                var parts = line.Split(' ');
+                pairs[parts[1]] = parts[2];
+            }
+            else if (line.StartsWith("ERROR ", StringComparison.Ordinal))
+            {
+                error = line[6..];
+            }
+            else if (line.StartsWith("VERIFY", StringComparison.Ordinal))
+            {
+                problems = line.Length > 7 ? line[7..] : "";
+            }
+            else if (line.StartsWith("END ", StringComparison.Ordinal))
+            {
+                _ = int.Parse(line[4..], CultureInfo.InvariantCulture);
+                readings.Add(new PowerLossReading(error, pairs, problems));
+            }
+        }
+
+        return readings;
+    }
+}

@@ -1,0 +1,45 @@
+using System.Diagnostics;
+
+namespace DataStore.Tests.PowerLoss;
+
+/// <summary>Builds powerloss-shim.c with the machine's C compiler, once per test run.</summary>
+public static class PowerLossShim
+{
+    private static readonly Lazy<(string? Library, string? Missing)> Built = new(Build);
+
+    /// <summary>The built library, or null with the reason it cannot be built here (no Linux, no <c>cc</c>).</summary>
+    public static (string? Library, string? Missing) Library => Built.Value;
+
+    private static (string?, string?) Build()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return (null, "the power-loss shim is an LD_PRELOAD library for Linux (glibc); this is not Linux");
+        }
+
+        var compiler = (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':')
+            .Select(d => Path.Combine(d, "cc"))
+            .FirstOrDefault(File.Exists);
+        if (compiler is null)
+        {
+            return (null, "no C compiler ('cc' is not on PATH) to build the power-loss shim; .ci/run installs gcc where it is missing");
+        }
+
+        var source = Path.Combine(AppContext.BaseDirectory, "PowerLoss", "powerloss-shim.c");
+        var directory = Path.Combine(Path.GetTempPath(), "datastore-tests", $"powerloss-shim-{Environment.ProcessId}");
+        Directory.CreateDirectory(directory);
+        var library = Path.Combine(directory, "libdatastore-powerloss.so");
+        var start = new ProcessStartInfo(compiler) { RedirectStandardError = true, RedirectStandardOutput = true };
+        foreach (var arg in new[] { "-shared", "-fPIC", "-O2", "-o", library, source, "-ldl", "-lpthread" })
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        using var process = Process.Start(start)!;
+        var errors = process.StandardError.ReadToEnd() + process.StandardOutput.ReadToEnd();
+        process.WaitForExit();
+        return process.ExitCode == 0
+            ? (library, null)
+            : throw new InvalidOperationException($"{compiler} could not build {source} (exit {process.ExitCode}): {errors}");
+    }
+}
