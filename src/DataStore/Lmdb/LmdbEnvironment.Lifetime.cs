@@ -64,9 +64,10 @@ internal sealed partial class LmdbEnvironment
         {
             errors.Check(LmdbNative.EnvSetMaxReaders(env, MaxReaders), "setting the reader table size");
             errors.Check(LmdbNative.EnvSetMapSize(env, exists ? 0 : (nuint)initialMapSize), "setting the map size");
-            // MDB_NOSYNC until a durable write switches to MDB_NOMETASYNC (SyncMode); LMDB 0.9 ignores both as
-            // per-transaction flags, so they are set on the environment, under the writer lock.
-            errors.Check(LmdbNative.EnvOpen(env, _dataFile, LmdbNative.NoSubDir | LmdbNative.NoTls | LmdbNative.NoSync, Convert.ToInt32("664", 8)), "opening the LMDB environment");
+            // Every commit, Relaxed or Durable, syncs its pages and leaves its meta page unsynced (MDB_NOMETASYNC), so a
+            // meta page never reaches the disk before the pages it points to, in whatever order the disk writes back
+            // (ADR 0006, Power loss). A Durable write also waits for the group sync that makes the meta page durable.
+            errors.Check(LmdbNative.EnvOpen(env, _dataFile, LmdbNative.NoSubDir | LmdbNative.NoTls | LmdbNative.NoMetaSync, Convert.ToInt32("664", 8)), "opening the LMDB environment");
             errors.Check(LmdbNative.TxnBegin(env, 0, LmdbNative.ReadOnly, out var txn), "opening the database");
             try
             {
@@ -85,7 +86,6 @@ internal sealed partial class LmdbEnvironment
         }
 
         _env = env;
-        _durableMode = false;
     }
 
     /// <summary>

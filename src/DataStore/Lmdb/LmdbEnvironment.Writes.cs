@@ -81,7 +81,6 @@ internal sealed partial class LmdbEnvironment
                     _group.Clear();
                     _queue.TakeGroup(leader, _group);
                     grouped = true;
-                    SyncMode(AnyDurable(_group), errors);
                     WriteGroupLocked(_group);
                 }
                 finally
@@ -219,21 +218,6 @@ internal sealed partial class LmdbEnvironment
         }
     }
 
-    // Durable commits sync their pages inside the commit (MDB_NOMETASYNC: pages, then the meta page unsynced, which
-    // the group sync makes durable); Relaxed commits sync nothing (MDB_NOSYNC). Switched under the writer lock.
-    private void SyncMode(bool durable, LmdbErrors errors)
-    {
-        if (_durableMode == durable)
-        {
-            return;
-        }
-
-        var env = Handle(errors);
-        errors.Check(LmdbNative.EnvSetFlags(env, LmdbNative.NoSync, durable ? 0 : 1), "switching commit syncing");
-        errors.Check(LmdbNative.EnvSetFlags(env, LmdbNative.NoMetaSync, durable ? 1 : 0), "switching commit syncing");
-        _durableMode = durable;
-    }
-
     private static long Apply(LmdbWriter writer, LmdbWriteRequest request)
     {
         switch (request.Kind)
@@ -253,19 +237,6 @@ internal sealed partial class LmdbEnvironment
 
     // A batch whose precondition failed wrote nothing; every other write did (or tried to).
     private static bool Wrote(LmdbWriteRequest request) => request.Kind != LmdbWriteKind.Batch || request.Result < 0;
-
-    private static bool AnyDurable(List<LmdbWriteRequest> group)
-    {
-        foreach (var request in group)
-        {
-            if (request.Durable)
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
 
     private static long SizeHint(List<LmdbWriteRequest> group, int start, int count)
     {

@@ -34,7 +34,6 @@ internal sealed partial class LmdbEnvironment
     private readonly string _dataFile;
     private int _references = 1;
     private int _openCursors;
-    private bool _durableMode;
     private bool _closed;
     private nint _env;
 

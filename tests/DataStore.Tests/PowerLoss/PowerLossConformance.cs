@@ -8,11 +8,6 @@ public sealed class SqlitePowerLossContract : PowerLossContract
 public sealed class LmdbPowerLossContract : PowerLossContract
 {
     protected override StoreBackend Backend => StoreBackend.Lmdb;
-
-    protected override string? ReorderedDefect(Durability durability) => durability == Durability.Durable ? null :
-        "Known (ADR 0006, Power loss): a Relaxed commit runs with MDB_NOSYNC, so LMDB writes its pages and then its meta page " +
-        "with no sync between them; a disk that writes the meta page back before the pages it points to leaves a tree " +
-        "LMDB reads as MDB_CORRUPTED. Only reordered points; synced-only and in-order points pass.";
 }
 
 public sealed class RocksDbPowerLossContract : PowerLossContract

@@ -75,7 +75,7 @@ internal static class LmdbOpenCheck
                     free.Add(page);
                 }
             }
-        });
+        }, integerKeys: true);
 
         for (var page = pages; page <= file.Meta.LastPage; page++)
         {

@@ -15,7 +15,7 @@ internal static class LmdbPageCheck
         {
             using var file = StoreFiles.Guard(directory, StoreBackend.Lmdb, () => LmdbDataFile.Open(directory, dataFile));
             var reader = new LmdbTreeReader(file);
-            reader.Walk(file.Meta.Free, "free-page", static (_, _) => { }, cancellationToken);
+            reader.Walk(file.Meta.Free, "free-page", static (_, _) => { }, cancellationToken, integerKeys: true);
             reader.Walk(file.Meta.Main, "main", static (_, _) => { }, cancellationToken);
             return null;
         }

@@ -20,11 +20,17 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
     private readonly LmdbFileLayout _layout = file.Meta.Layout;
     private byte[] _previous = [];
     private int _previousLength = -1;
+    private bool _integerKeys;
     private ulong _pairs;
 
-    /// <summary>Calls <paramref name="visit"/> with every pair of <paramref name="tree"/>, in key order.</summary>
-    public void Walk(LmdbTree tree, string name, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit, CancellationToken cancellationToken = default)
+    /// <summary>
+    /// Calls <paramref name="visit"/> with every pair of <paramref name="tree"/>, in key order. The free-page tree's
+    /// keys are transaction ids in the machine's byte order (<c>MDB_INTEGERKEY</c>), so they ascend as integers, not
+    /// as bytes (<paramref name="integerKeys"/>).
+    /// </summary>
+    public void Walk(LmdbTree tree, string name, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit, CancellationToken cancellationToken = default, bool integerKeys = false)
     {
+        _integerKeys = integerKeys;
         _previousLength = -1;
         _pairs = 0;
         if (!tree.IsEmpty)
@@ -110,9 +116,16 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
         }
     }
 
+    private int Compare(ReadOnlySpan<byte> key, ReadOnlySpan<byte> previous) =>
+        _integerKeys && key.Length == previous.Length && key.Length is 4 or 8
+            ? (key.Length == 8
+                ? BinaryPrimitives.ReadUInt64LittleEndian(key).CompareTo(BinaryPrimitives.ReadUInt64LittleEndian(previous))
+                : BinaryPrimitives.ReadUInt32LittleEndian(key).CompareTo(BinaryPrimitives.ReadUInt32LittleEndian(previous)))
+            : key.SequenceCompareTo(previous);
+
     private void Pair(ReadOnlySpan<byte> key, ushort flags, int size, ReadOnlySpan<byte> data, ulong pageNumber, string name, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit)
     {
-        if (_previousLength >= 0 && key.SequenceCompareTo(_previous.AsSpan(0, _previousLength)) <= 0)
+        if (_previousLength >= 0 && Compare(key, _previous.AsSpan(0, _previousLength)) <= 0)
         {
             throw file.Damage($"a key on page {pageNumber} of its {name} tree is out of order");
         }
