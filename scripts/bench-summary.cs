@@ -81,7 +81,7 @@ foreach (var report in reports)
     Chart.Save(Path.Combine(args[1], suite + ".svg"), suite, keys, labels, opsPerSecond, "operations per second (log scale)", 1);
     if (latencies.Any)
     {
-        summary.Append(latencies.Table(labels));
+        summary.Append(latencies.Table(labels)).Append($"![{suite}: p99 latency]({suite}-p99.svg)\n\n");
         var p99 = latencies.P99Microseconds();
         Chart.Save(Path.Combine(args[1], suite + "-p99.svg"), suite + ": p99 latency", p99.Keys.Select(k => k.Item1).Distinct().ToArray(), labels, p99, "p99 latency, microseconds (log scale)", 0.01);
     }

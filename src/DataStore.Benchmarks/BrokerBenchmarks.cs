@@ -8,7 +8,7 @@ namespace DataStore.Benchmarks;
 /// the socket and two thread wake-ups, as it would across processes.
 /// </summary>
 [MemoryDiagnoser]
-[SimpleJob(launchCount: 1, warmupCount: 3, iterationCount: 15)]
+[SuiteJob(warmupCount: 3, iterationCount: 15)]
 public class BrokerBenchmarks
 {
     private const int Keys = 10_000;
