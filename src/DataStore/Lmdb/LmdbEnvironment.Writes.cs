@@ -32,15 +32,15 @@ internal sealed partial class LmdbEnvironment
     /// </summary>
     public unsafe long Write(LmdbErrors errors, bool durable, LmdbWriteKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, WriteBatch? batch, out long ticket)
     {
-        var clock = Stopwatch.StartNew();
+        var started = Stopwatch.GetTimestamp();
         fixed (byte* f = first, s = second)
         {
             var request = LmdbWriteRequest.ForThisThread(errors, durable, kind, f, first.Length, s, second.Length, batch);
             try
             {
-                if (_queue.Join(request, clock))
+                if (_queue.Join(request, started))
                 {
-                    Lead(request, clock);
+                    Lead(request, started);
                 }
 
                 request.Failure?.Throw();
@@ -56,14 +56,14 @@ internal sealed partial class LmdbEnvironment
 
     // The leader takes both writer locks, then every waiting caller's write, and runs them in one transaction; each
     // caller gets its own outcome.
-    private void Lead(LmdbWriteRequest leader, Stopwatch clock)
+    private void Lead(LmdbWriteRequest leader, long started)
     {
         var errors = leader.Errors;
         var grouped = false;
         Exception? failure = null;
         try
         {
-            if (!Monitor.TryEnter(_writeLock, Left(errors, clock)))
+            if (!Monitor.TryEnter(_writeLock, Left(errors, started)))
             {
                 throw errors.TimedOut();
             }
@@ -71,7 +71,7 @@ internal sealed partial class LmdbEnvironment
             try
             {
                 ThrowIfClosed(errors);
-                if (!TakeWriters(errors, Left(errors, clock)))
+                if (!TakeWriters(errors, Left(errors, started)))
                 {
                     throw errors.TimedOut();
                 }
@@ -106,6 +106,13 @@ internal sealed partial class LmdbEnvironment
         {
             leader.Failure = System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(failure);
         }
+    }
+
+    // What is left of the caller's timeout (a timestamp, not a Stopwatch, so that a write allocates nothing).
+    private static TimeSpan Left(LmdbErrors errors, long started)
+    {
+        var left = errors.Timeout - Stopwatch.GetElapsedTime(started);
+        return left < TimeSpan.Zero ? TimeSpan.Zero : left;
     }
 
     /// <summary>Takes the cross-process writer lock (the in-process one is held), waiting at most <paramref name="timeout"/>.</summary>

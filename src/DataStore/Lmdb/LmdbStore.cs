@@ -6,8 +6,9 @@ namespace DataStore.Lmdb;
 
 /// <summary>
 /// The LMDB backend: one environment per directory and process (<see cref="LmdbEnvironment"/>), point reads on
-/// pooled read transactions, writes one at a time committed without sync, then synced before returning (Durable,
-/// shared by concurrent writers) or in the background every <see cref="DataStoreOptions.SyncInterval"/> (Relaxed).
+/// pooled read transactions, writes committed without sync (concurrent writers' in one shared transaction), then
+/// synced before returning (Durable, shared by concurrent writers) or in the background every
+/// <see cref="DataStoreOptions.SyncInterval"/> (Relaxed).
 /// </summary>
 internal sealed unsafe class LmdbStore : KeyValueStoreBase
 {

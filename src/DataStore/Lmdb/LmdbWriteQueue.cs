@@ -33,11 +33,11 @@ internal sealed class LmdbWriteQueue
     }
 
     /// <summary>
-    /// Adds <paramref name="request"/> and waits: returns true when the caller is to lead (call <see cref="TakeGroup"/>,
+    /// Adds <paramref name="request"/> (its caller started at the <see cref="Stopwatch"/> timestamp <paramref name="started"/>) and waits: returns true when the caller is to lead (call <see cref="TakeGroup"/>,
     /// then <see cref="Finish"/>), false when another leader has finished the request.
     /// </summary>
     /// <exception cref="StoreTimeoutException">No leader took the request within the timeout; it was withdrawn.</exception>
-    public bool Join(LmdbWriteRequest request, Stopwatch clock)
+    public bool Join(LmdbWriteRequest request, long started)
     {
         lock (_gate)
         {
@@ -56,7 +56,7 @@ internal sealed class LmdbWriteQueue
                     continue;
                 }
 
-                var left = request.Errors.Timeout - clock.Elapsed;
+                var left = request.Errors.Timeout - Stopwatch.GetElapsedTime(started);
                 if (left <= TimeSpan.Zero)
                 {
                     _pending.Remove(request);
