@@ -15,23 +15,24 @@ namespace DataStore.Sqlite;
 /// frames). The thread runs a passive checkpoint on its own connection while writers go on appending. A WAL whose
 /// frames are all copied starts over from its beginning at the next write, but with writers busy during the copy that
 /// moment never comes; so once the WAL holds <see cref="FramesPerRestart"/> frames, the thread syncs the WAL and then
-/// copies the last few frames under the store's write lock: the one short stop writers see (two small syncs), once per
-/// 4,000 frames instead of a full checkpoint per 1,000. A passive checkpoint syncs the WAL before it copies and the
-/// database after (<c>synchronous=NORMAL</c>), as the automatic one does, so no durability promise changes. Should the
-/// thread fall behind by <see cref="FramesBeforeWriterCheckpoints"/> frames, the writer checkpoints itself as SQLite
-/// would have, and a closing store checkpoints what it wrote, so the WAL stays bounded.
+/// copies the last few frames under the store's write lock: the one short stop writers see (two small syncs). Fewer,
+/// larger cycles than SQLite's 1,000 frames, because each sync that overlaps writers' appends slows them on a busy disk.
+/// A passive checkpoint syncs the WAL before it copies and the database after (<c>synchronous=NORMAL</c>), as the
+/// automatic one does, so no durability promise changes. Should the thread fall behind by
+/// <see cref="FramesBeforeWriterCheckpoints"/> frames, the writer checkpoints itself as SQLite would have, and a closing
+/// store checkpoints what it wrote, so the WAL stays bounded.
 /// </remarks>
 internal sealed class SqliteCheckpointer(SqliteSession writer, StoreWriterLock writeLock, Func<SqliteSession> open, Action syncWal, ILogger logger)
     : IDisposable
 {
-    /// <summary>Frames written since the last checkpoint that start one: SQLite's own automatic checkpoint size.</summary>
-    public const int FramesPerCheckpoint = 1_000;
+    /// <summary>Frames written since the last cycle that start one (about 16 MiB of WAL; SQLite's automatic checkpoint takes 1,000).</summary>
+    public const int FramesPerCheckpoint = 4_000;
 
-    /// <summary>Frames in the WAL after which a checkpoint also makes it start over (about 16 MiB of WAL).</summary>
-    public const int FramesPerRestart = 4 * FramesPerCheckpoint;
+    /// <summary>Frames in the WAL after which a cycle also makes it start over.</summary>
+    public const int FramesPerRestart = FramesPerCheckpoint;
 
     /// <summary>Frames after which the writer checkpoints itself because the background thread has not (about 64 MiB of WAL).</summary>
-    public const int FramesBeforeWriterCheckpoints = 16 * FramesPerCheckpoint;
+    public const int FramesBeforeWriterCheckpoints = 16_000;
 
     private static readonly TimeSpan Idle = TimeSpan.FromSeconds(1);
 
