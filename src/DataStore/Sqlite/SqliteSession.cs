@@ -137,6 +137,29 @@ internal sealed class SqliteSession : IDisposable
     /// <summary>Runs one of the parameterless statements (BEGIN, COMMIT, ROLLBACK).</summary>
     public void Run(SqliteStatement which, string operation) => Run(Statement(which), operation);
 
+    /// <summary>The WAL frames this connection wrote since the last call (SQLite's <c>SQLITE_DBSTATUS_CACHE_WRITE</c>, reset).</summary>
+    public int TakeFramesWritten()
+    {
+        raw.sqlite3_db_status(Db, raw.SQLITE_DBSTATUS_CACHE_WRITE, out var frames, out _, 1);
+        return frames;
+    }
+
+    /// <summary>
+    /// Copies what it can of the WAL into the database file without waiting for readers or writers (a passive checkpoint);
+    /// another connection's checkpoint in progress is left to finish the work. Returns the frames in the WAL (0 after
+    /// another checkpoint's turn).
+    /// </summary>
+    public int CheckpointPassive()
+    {
+        var rc = raw.sqlite3_wal_checkpoint_v2(Db, "main", raw.SQLITE_CHECKPOINT_PASSIVE, out var frames, out _);
+        if (rc != raw.SQLITE_OK && (rc & 0xFF) != raw.SQLITE_BUSY)
+        {
+            _errors.Throw(rc, Db, "checkpointing the WAL");
+        }
+
+        return rc == raw.SQLITE_OK ? frames : 0;
+    }
+
     /// <summary>True while a transaction is open on this connection.</summary>
     public bool InTransaction => raw.sqlite3_get_autocommit(Db) == 0;
 

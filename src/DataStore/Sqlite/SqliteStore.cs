@@ -27,6 +27,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
     private readonly SqliteSessionPool _readers;
     private readonly SqlitePointReads _pointReads;
     private readonly WalFileSync _walSync;
+    private readonly SqliteCheckpointer _checkpointer;
     private readonly BackgroundSync? _backgroundSync;
     private readonly ILogger _logger;
     private ChangeFeedState? _feed;
@@ -42,6 +43,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
         _readers = new SqliteSessionPool(() => SqliteSession.Open(file, writer.Errors, options.Timeout, writer.Checksums));
         _pointReads = new SqlitePointReads(_writeLock, writer, _readers);
         _walSync = new WalFileSync(file + "-wal");
+        _checkpointer = new SqliteCheckpointer(writer.Session, _writeLock, () => SqliteSession.Open(file, writer.Errors, options.Timeout), _walSync.SyncIfDirty, logger);
         _backgroundSync = BackgroundSync.StartIfRelaxed(durability, options.SyncInterval, SyncInBackground);
     }
 
@@ -68,7 +70,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
         using (_writeLock.Enter())
         {
             _writer.Run(SqliteStatement.Put, key, value, "Put");
-            ticket = _walSync.Committed();
+            ticket = Committed();
         }
 
         AfterCommit(ticket);
@@ -114,7 +116,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
         using (_writeLock.Enter())
         {
             _writer.Run(SqliteStatement.Delete, key, default, "Delete");
-            ticket = _walSync.Committed();
+            ticket = Committed();
         }
 
         AfterCommit(ticket);
@@ -127,7 +129,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
         using (_writeLock.Enter())
         {
             removed = _writer.DeleteRange(start, end);
-            ticket = _walSync.Committed();
+            ticket = Committed();
         }
 
         AfterCommit(ticket);
@@ -148,20 +150,20 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
                 return failed;
             }
 
-            ticket = _walSync.Committed();
+            ticket = Committed();
         }
 
         AfterCommit(ticket);
         return -1;
     }
 
-    protected override void CompactCore()
+    protected override void CompactCore() => _checkpointer.RunBetweenCycles(() =>
     {
         using (_writeLock.Enter())
         {
             _writer.Compact();
         }
-    }
+    });
 
     internal override void BackupCore(string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
         SqliteBackup.Copy(System.IO.Path.Combine(_directory, DatabaseFile), _writer.Errors, _timeout, destination, progress, cancellationToken);
@@ -173,6 +175,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
     {
         _backgroundSync?.Dispose();
         _feed?.Dispose();
+        _checkpointer.Dispose();
 
         // A write in progress finishes first; it cannot outlast the busy timeout.
         using (_writeLock.EnterToClose())
@@ -182,6 +185,13 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
             _readers.Dispose();
             _walSync.Dispose();
         }
+    }
+
+    // Called under the write lock right after a commit: feeds the checkpointer and takes a ticket for the WAL sync.
+    private long Committed()
+    {
+        _checkpointer.Committed();
+        return _walSync.Committed();
     }
 
     private void AfterCommit(long ticket)

@@ -22,23 +22,27 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
     /// </summary>
     public static SqliteWriter Open(string file, SqliteErrors errors, TimeSpan timeout, bool checksums)
     {
-        var session = SqliteSession.Open(file, errors, timeout, checksums);
+        SqliteSession? session = SqliteSession.Open(file, errors, timeout, checksums);
         try
         {
             session.Execute("PRAGMA journal_mode=WAL", "switching to WAL mode");
             session.Execute(checksums ? SqliteSql.CreateChecksummedTable : SqliteSql.CreateTable, "creating the table");
             var hasColumn = SqliteBackup.Scalar(session, SqliteSql.HasChecksumColumn) == 1;
-            if (hasColumn == checksums)
+            if (hasColumn != checksums)
             {
-                return new SqliteWriter(session);
+                var first = session;
+                session = null;
+                first.Dispose();
+                session = SqliteSession.Open(file, errors, timeout, hasColumn);
             }
 
-            session.Dispose();
-            return new SqliteWriter(SqliteSession.Open(file, errors, timeout, hasColumn));
+            // Checkpoints run off the writer's path (SqliteCheckpointer), fed by the frames this connection reports.
+            session.Execute("PRAGMA wal_autocheckpoint=0", "configuring the writer connection");
+            return new SqliteWriter(session);
         }
         catch
         {
-            session.Dispose();
+            session?.Dispose();
             throw;
         }
     }

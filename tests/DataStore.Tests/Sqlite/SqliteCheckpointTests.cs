@@ -1,0 +1,131 @@
+using DataStore.Sqlite;
+
+namespace DataStore.Tests.Sqlite;
+
+/// <summary>
+/// Checkpoints run off the writer's path (<see cref="SqliteCheckpointer"/>): the WAL stays bounded under a stream of single
+/// writes, nothing written while checkpoints run is lost or half applied, and a store that closes leaves its writes in the
+/// database file itself.
+/// </summary>
+public sealed class SqliteCheckpointTests : IDisposable
+{
+    private const int ValueSize = 100;
+    private readonly TemporaryDirectory _directory = new();
+
+    private string StorePath => _directory.Sub("store");
+
+    private string WalFile => System.IO.Path.Combine(StorePath, SqliteStore.DatabaseFile + "-wal");
+
+    [Fact]
+    public void A_stream_of_single_writes_keeps_the_WAL_bounded_and_every_value_reads_back()
+    {
+        const int writes = 24_000; // each Put appends at least one 4 KiB frame: about 96 MiB of WAL if nothing were checkpointed
+        long largestWal = 0;
+        using (var store = KeyValueStore.Open(StorePath))
+        {
+            for (var i = 0; i < writes; i++)
+            {
+                store.Put(Key(i), Value(i));
+                if (i % 1_000 == 999)
+                {
+                    largestWal = Math.Max(largestWal, new FileInfo(WalFile).Length);
+                }
+            }
+        }
+
+        // The writer's own fallback starts at 16,000 frames (64 MiB); the background thread restarts the WAL every 4,000.
+        Assert.True(largestWal < 48L << 20, $"The WAL reached {largestWal >> 20} MiB during {writes} single writes.");
+        using var reopened = KeyValueStore.Open(StorePath);
+        for (var i = 0; i < writes; i += 97)
+        {
+            Assert.Equal(Value(i), reopened.Get(Key(i)));
+        }
+    }
+
+    [Fact]
+    public void Writers_on_four_threads_lose_nothing_while_checkpoints_run_and_compare_and_swap_stays_atomic()
+    {
+        const int puts = 2_500;
+        const int every = 25; // each thread also increments a shared counter by compare-and-swap every 25 puts
+        using (var store = KeyValueStore.Open(StorePath))
+        {
+            store.Put("counter"u8, BitConverter.GetBytes(0));
+            var threads = Enumerable.Range(0, 4).Select(t => new Thread(() =>
+            {
+                for (var i = 0; i < puts; i++)
+                {
+                    store.Put(Key(t * puts + i), Value(t * puts + i));
+                    if (i % every == 0)
+                    {
+                        Increment(store);
+                    }
+                }
+            })).ToArray();
+            foreach (var thread in threads)
+            {
+                thread.Start();
+            }
+
+            foreach (var thread in threads)
+            {
+                thread.Join();
+            }
+        }
+
+        using var reopened = KeyValueStore.Open(StorePath);
+        Assert.Equal(4 * puts / every, BitConverter.ToInt32(reopened.Get("counter"u8)));
+        for (var i = 0; i < 4 * puts; i++)
+        {
+            Assert.Equal(Value(i), reopened.Get(Key(i)));
+        }
+    }
+
+    [Fact]
+    public void A_store_that_closes_leaves_its_writes_in_the_database_file_while_another_store_keeps_it_open()
+    {
+        const int writes = 500; // fewer frames than one checkpoint's worth, as a short tool command writes
+        using var app = KeyValueStore.Open(StorePath);
+        using (var tool = KeyValueStore.Open(StorePath))
+        {
+            for (var i = 0; i < writes; i++)
+            {
+                tool.Put(Key(i), Value(i));
+            }
+        }
+
+        // The database file alone, without the WAL that the open app keeps beside it, holds every write.
+        var copy = _directory.Sub("copy");
+        Directory.CreateDirectory(copy);
+        foreach (var name in new[] { SqliteStore.DatabaseFile, DataStore.Manifest.StoreManifest.FileName })
+        {
+            File.Copy(System.IO.Path.Combine(StorePath, name), System.IO.Path.Combine(copy, name));
+        }
+
+        using var fromFile = KeyValueStore.Open(copy);
+        Assert.Equal(writes, fromFile.EnumeratePrefix([]).Count());
+    }
+
+    public void Dispose() => _directory.Dispose();
+
+    private static void Increment(IKeyValueStore store)
+    {
+        while (true)
+        {
+            var current = store.Get("counter"u8)!;
+            var next = BitConverter.GetBytes(BitConverter.ToInt32(current) + 1);
+            if (store.TryWrite(new WriteBatch().RequireValue("counter"u8, current).Put("counter"u8, next), out _))
+            {
+                return;
+            }
+        }
+    }
+
+    private static byte[] Key(int i) => System.Text.Encoding.ASCII.GetBytes($"key/{i:D8}");
+
+    private static byte[] Value(int i)
+    {
+        var value = new byte[ValueSize];
+        new Random(i).NextBytes(value);
+        return value;
+    }
+}
