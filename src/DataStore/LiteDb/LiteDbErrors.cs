@@ -22,12 +22,20 @@ internal sealed class LiteDbErrors(string directory)
         IOException => new DataStoreException(StoreFailure.Io, directory, StoreBackend.LiteDb, $"{operation} failed: file system error: {e.Message}", e),
         InvalidDataException => new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.LiteDb, $"{operation} failed: {DataFile} is damaged: {e.Message}", e),
         MissingMemberException => new DataStoreException(StoreFailure.Unavailable, directory, StoreBackend.LiteDb, $"{operation} failed: {e.Message}", e),
+        _ when e.Source == LiteDbAssembly => new DataStoreException(StoreFailure.Engine, directory, StoreBackend.LiteDb,
+            $"{operation} failed inside LiteDB ({e.GetType().Name}: {e.Message}). LiteDB failing is not by itself a sign of damage: datastore verify checks the store.", e),
         _ => new DataStoreException(StoreFailure.Engine, directory, StoreBackend.LiteDb, $"{operation} failed: {e.Message}", e),
     };
 
     private string DataFile => Path.Combine(directory, LiteDbStore.DataFile);
 
-    /// <summary>True for exceptions <see cref="Translate"/> should turn into a DataStore exception (not argument or disposal errors).</summary>
+    private static readonly string? LiteDbAssembly = typeof(LiteException).Assembly.GetName().Name;
+
+    /// <summary>
+    /// True for exceptions <see cref="Translate"/> should turn into a DataStore exception (not argument or disposal errors),
+    /// including any exception LiteDB's own code threw, such as an IndexOutOfRangeException from inside a query.
+    /// </summary>
     public static bool IsStoreFailure(Exception e) =>
-        e is LiteException or IOException or UnauthorizedAccessException or InvalidDataException or MissingMemberException or InvalidOperationException and not ObjectDisposedException;
+        e is LiteException or IOException or UnauthorizedAccessException or InvalidDataException or MissingMemberException or InvalidOperationException and not ObjectDisposedException ||
+        (e is not ArgumentException and not ObjectDisposedException && e.Source == LiteDbAssembly);
 }

@@ -17,4 +17,12 @@ public sealed class LiteDbTimeoutContract : TimeoutContract
 public sealed class LiteDbLargeStoreThreadsContract : LargeStoreThreadsContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
+
+    protected override IKeyValueStore OpenWithCacheSmallerThanTheStore()
+    {
+        using (LiteDbPageCache.Shrink(12))
+        {
+            return Open();
+        }
+    }
 }
