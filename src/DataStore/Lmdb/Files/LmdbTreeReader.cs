@@ -21,12 +21,20 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
     private byte[] _previous = [];
     private int _previousLength = -1;
     private ulong _pairs;
+    private long _pages;
+
+    /// <summary>How many pages one <see cref="Walk"/> reads at most; past it the walk stops without finding damage (and without the pair count).</summary>
+    public long PageBudget { get; init; } = long.MaxValue;
+
+    /// <summary>True when the last walk stopped at <see cref="PageBudget"/>.</summary>
+    public bool Stopped => _pages > PageBudget;
 
     /// <summary>Calls <paramref name="visit"/> with every pair of <paramref name="tree"/>, in key order.</summary>
     public void Walk(LmdbTree tree, string name, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit, CancellationToken cancellationToken = default)
     {
         _previousLength = -1;
         _pairs = 0;
+        _pages = 0;
         if (!tree.IsEmpty)
         {
             if (tree.Depth < 1 || tree.Depth > MaxDepth)
@@ -37,7 +45,7 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
             Visit(tree.Root, 1, tree.Depth, name, visit, cancellationToken);
         }
 
-        if (_pairs != tree.Entries)
+        if (!Stopped && _pairs != tree.Entries)
         {
             throw file.Damage($"its {name} tree holds {_pairs} pairs, but its meta page records {tree.Entries}");
         }
@@ -63,6 +71,11 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
     private void Visit(ulong pageNumber, int level, int depth, string name, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit, CancellationToken cancellationToken)
     {
         cancellationToken.ThrowIfCancellationRequested();
+        if (++_pages > PageBudget)
+        {
+            return;
+        }
+
         var page = file.ReadPages(pageNumber, 1, $"a page of its {name} tree");
         var flags = BinaryPrimitives.ReadUInt16LittleEndian(page.AsSpan(_layout.FlagsOffset));
         var expected = level < depth ? BranchPage : LeafPage;
@@ -94,6 +107,11 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
             if (NodeHeader + keySize > node.Length)
             {
                 throw file.Damage($"node {i} of page {pageNumber} of its {name} tree has a key running past its page");
+            }
+
+            if (Stopped)
+            {
+                return;
             }
 
             if (level < depth)
