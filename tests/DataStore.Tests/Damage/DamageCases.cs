@@ -6,7 +6,7 @@ public static class DamageCases
     private const int FilesPerDirectory = 4;
 
     /// <summary>
-    /// Every case for every file of <paramref name="store"/> (a directory of many files, such as FileSystem's key files,
+    /// Every case for every file of <paramref name="store"/> (a subdirectory of many files, such as FileSystem's key files,
     /// gives its first and last file and two drawn at random), ordered to take one case from each file in turn, largest
     /// file first, each file's cases in a random order; the first <paramref name="count"/> of them.
     /// </summary>
@@ -14,7 +14,7 @@ public static class DamageCases
     {
         var files = System.IO.Directory.EnumerateFiles(store, "*", SearchOption.AllDirectories)
             .GroupBy(Path.GetDirectoryName)
-            .SelectMany(group => Sample(group.Order(StringComparer.Ordinal).ToList(), random))
+            .SelectMany(group => group.Key == Path.TrimEndingDirectorySeparator(store) ? group : Sample(group.Order(StringComparer.Ordinal).ToList(), random))
             .Select(file => new FileInfo(file))
             .OrderByDescending(file => file.Length)
             .ThenBy(file => file.FullName, StringComparer.Ordinal)

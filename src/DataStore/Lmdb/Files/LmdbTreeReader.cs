@@ -18,6 +18,7 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
     private const int MaxDepth = 64;
 
     private readonly LmdbFileLayout _layout = file.Meta.Layout;
+    private readonly byte[]?[] _levels = new byte[]?[MaxDepth + 1];
     private byte[] _previous = [];
     private int _previousLength = -1;
     private ulong _pairs;
@@ -76,7 +77,9 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
             return;
         }
 
-        var page = file.ReadPages(pageNumber, 1, $"a page of its {name} tree");
+        // One buffer per level, reused: a walk at open allocates a few pages, not one per page of the tree.
+        var page = _levels[level] ??= new byte[file.Meta.PageSize];
+        file.ReadPages(pageNumber, page, $"a page of its {name} tree");
         var flags = BinaryPrimitives.ReadUInt16LittleEndian(page.AsSpan(_layout.FlagsOffset));
         var expected = level < depth ? BranchPage : LeafPage;
         if ((flags & (BranchPage | LeafPage | OverflowPage)) != expected)
