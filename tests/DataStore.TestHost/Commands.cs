@@ -58,6 +58,11 @@ internal static class Commands
             return LmdbConversionKill.Run(options, rest[0]);
         }
 
+        if (args[0] == "damage-probe")
+        {
+            return DamageProbe.Run(options, int.Parse(rest[0]), int.Parse(rest[1]));
+        }
+
         using var store = KeyValueStore.Open(options);
         return args[0] switch
         {
@@ -78,6 +83,7 @@ internal static class Commands
             "fill" => Fill(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             "fill-and-hang" => CrashCommands.FillAndHang(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             "read-all" => CrashCommands.ReadAll(store),
+            "damage-fill" => DamageProbe.Fill(store, rest[0], int.Parse(rest[1]), rest[2] == "hang"),
             "fill-bench" => TransferCommands.FillBench(store, int.Parse(rest[0])),
             "worst-put" => WorstPut.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "export-dump" => TransferCommands.Export(store, rest[0]),

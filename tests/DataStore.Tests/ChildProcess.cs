@@ -147,6 +147,22 @@ public sealed class ChildProcess : IDisposable
         _process.WaitForExit();
     }
 
+    /// <summary>Waits for the child to exit; false (after killing it) when it is still running after <paramref name="timeout"/>.</summary>
+    public bool TryWaitForExit(TimeSpan timeout)
+    {
+        if (!_process.WaitForExit(timeout))
+        {
+            KillHard();
+            return false;
+        }
+
+        _process.WaitForExit();
+        return true;
+    }
+
+    /// <summary>The exit code of a child that has exited (128 + the signal for one killed by a signal, on Unix).</summary>
+    public int ExitCode => _process.ExitCode;
+
     public int WaitForExit(TimeSpan timeout)
     {
         if (!_process.WaitForExit(timeout))

@@ -92,7 +92,7 @@ internal sealed partial class FileSystemStore
         var status = Find(key, KeyLookup.Mode.Value, out value);
         if (status == ReadStatus.Damaged)
         {
-            Integrity.PairDamage.Throw(_directory, StoreBackend.FileSystem, key, "its key file is short, has a wrong header or fails its checksum");
+            Integrity.PairDamage.Throw(_directory, StoreBackend.FileSystem, key, $"its key file {KeyLookup.FileOf(_layout, key)} is short, has a wrong header or fails its checksum");
         }
 
         return status;

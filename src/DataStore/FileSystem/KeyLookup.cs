@@ -26,6 +26,15 @@ internal static class KeyLookup
         return FindIn(node, key, key[depth..], mode, out value, out _);
     }
 
+    /// <summary>The path of <paramref name="key"/>'s key file (its first collision slot when its name is hashed), for error messages.</summary>
+    public static string FileOf(Layout layout, ReadOnlySpan<byte> key)
+    {
+        var node = layout.Resolve(key, out var depth);
+        Span<byte> name = stackalloc byte[KeyNames.MaxNameLength];
+        var path = node.FilePathString(name[..KeyNames.Write(key[depth..], 0, name)]);
+        return KeyNames.IsHashed(key[depth..]) ? $"'{path}' (or a later file of its hash chain)" : $"'{path}'";
+    }
+
     /// <summary>
     /// Finds <paramref name="key"/> (whose rest below <paramref name="node"/> is <paramref name="rest"/>) in <paramref name="node"/>.
     /// <paramref name="slot"/> is its collision slot when found, else the first free slot.

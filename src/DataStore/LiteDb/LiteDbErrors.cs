@@ -13,7 +13,7 @@ internal sealed class LiteDbErrors(string directory)
         DataStoreException known => known,
         LiteException { ErrorCode: LiteException.LOCK_TIMEOUT } => new StoreTimeoutException(directory, StoreBackend.LiteDb, TimeSpan.FromMinutes(1), e),
         LiteException { ErrorCode: LiteException.INVALID_DATABASE or LiteException.INVALID_DATAFILE_STATE or LiteException.INVALID_FREE_SPACE_PAGE } =>
-            new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.LiteDb, $"{operation} failed: the LiteDB file {DataFile} is damaged ({e.Message}).", e),
+            new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.LiteDb, $"{operation} failed: the LiteDB file {DataFile} (or its log, {LiteDbStore.LogFile}) is damaged ({e.Message}).", e),
         LiteException => new DataStoreException(StoreFailure.Engine, directory, StoreBackend.LiteDb, $"{operation} failed: LiteDB error {((LiteException)e).ErrorCode}: {e.Message}", e),
         UnauthorizedAccessException => new DataStoreException(StoreFailure.AccessDenied, directory, StoreBackend.LiteDb,
             $"{operation} failed: access denied ({e.Message}). Check the directory's permissions or open the store as its owner.", e),

@@ -73,6 +73,10 @@ internal sealed partial class LmdbEnvironment
             {
                 errors.Check(LmdbNative.DbiOpen(txn, null, 0, out var dbi), "opening the database");
                 Dbi = dbi;
+                if (exists)
+                {
+                    Files.LmdbTreeCheck.Run(Directory, _dataFile); // inside the read transaction: no page it reads is reused meanwhile
+                }
             }
             finally
             {

@@ -35,7 +35,7 @@ internal sealed class LmdbErrors(string directory, TimeSpan timeout)
         {
             LmdbNative.Corrupted or LmdbNative.PageNotFound or LmdbNative.Invalid or LmdbNative.VersionMismatch or LmdbNative.BadChecksum or LmdbNative.Panic =>
                 new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.Lmdb,
-                    $"{detail}. The LMDB file is damaged, or was written by an incompatible LMDB version (this build uses {LmdbNative.VersionString()})."),
+                    $"{detail}. The LMDB file '{Path.Combine(directory, LmdbEnvironment.DataFile)}' is damaged, or was written by an incompatible LMDB version (this build uses {LmdbNative.VersionString()})."),
             ENoSpace or EDiskQuota => new DataStoreException(StoreFailure.DiskFull, directory, StoreBackend.Lmdb, $"{detail}. Free disk space and retry."),
             EAccess or EPerm or EReadOnlyFs => new DataStoreException(StoreFailure.AccessDenied, directory, StoreBackend.Lmdb,
                 $"{detail}. Check that this user may read and write the store's directory and files."),

@@ -36,6 +36,7 @@ internal static unsafe class LmdbIntegrity
             if (Files.LmdbPageCheck.FindDamage(env.Directory, System.IO.Path.Combine(env.Directory, LmdbEnvironment.DataFile), cancellationToken) is { } damage)
             {
                 problems.Add(damage);
+                env.MarkDamaged(damage);
                 return problems;
             }
 

@@ -134,8 +134,11 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
         return removed;
     }
 
-    protected override IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly) =>
-        new LmdbCursor(_env, _errors, start, end, keysOnly);
+    protected override IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly)
+    {
+        _env.ThrowIfDamaged();
+        return new LmdbCursor(_env, _errors, start, end, keysOnly);
+    }
 
     protected override int WriteCore(WriteBatch batch)
     {

@@ -6,6 +6,8 @@ namespace DataStore.Sqlite;
 /// <summary>Translates SQLite result codes into exceptions that name the store path, the backend and the cause.</summary>
 internal sealed class SqliteErrors(string directory, TimeSpan timeout)
 {
+    private const int ShortRead = raw.SQLITE_IOERR | (2 << 8); // SQLITE_IOERR_SHORT_READ
+
     public string Directory => directory;
 
     /// <summary>Throws unless <paramref name="rc"/> is OK, ROW or DONE.</summary>
@@ -30,7 +32,9 @@ internal sealed class SqliteErrors(string directory, TimeSpan timeout)
         {
             raw.SQLITE_BUSY or raw.SQLITE_LOCKED => new StoreTimeoutException(directory, StoreBackend.Sqlite, timeout),
             raw.SQLITE_CORRUPT or raw.SQLITE_NOTADB => new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.Sqlite,
-                $"{detail}. The database file is damaged or is not a DataStore SQLite database."),
+                $"{detail}. The database file '{Path.Combine(directory, SqliteStore.DatabaseFile)}' (or its write-ahead log) is damaged or is not a DataStore SQLite database."),
+            _ when rc == ShortRead => new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.Sqlite,
+                $"{detail}. The database file '{Path.Combine(directory, SqliteStore.DatabaseFile)}' ends before a page in use: it was truncated."),
             raw.SQLITE_FULL => new DataStoreException(StoreFailure.DiskFull, directory, StoreBackend.Sqlite, $"{detail}. Free disk space and retry."),
             raw.SQLITE_PERM or raw.SQLITE_READONLY or raw.SQLITE_CANTOPEN or raw.SQLITE_AUTH => new DataStoreException(StoreFailure.AccessDenied,
                 directory, StoreBackend.Sqlite, $"{detail}. Check that this user may read and write the store's directory and files."),

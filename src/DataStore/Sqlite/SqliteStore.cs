@@ -60,6 +60,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
     public static SqliteStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums)
     {
         var file = System.IO.Path.Combine(directory, DatabaseFile);
+        Files.SqliteTruncationCheck.Run(directory, file);
         var writer = SqliteWriter.Open(file, new SqliteErrors(directory, options.Timeout), options.Timeout, checksums);
         return new SqliteStore(directory, file, durability, options, writer, logger);
     }

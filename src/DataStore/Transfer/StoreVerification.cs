@@ -8,6 +8,8 @@ namespace DataStore.Transfer;
 /// </remarks>
 internal static class StoreVerification
 {
+    private const int MaxSkipped = 100;
+
     public static Task<VerifyReport> RunAsync(IKeyValueStore store, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
         Task.Run(() => Run(store, progress, cancellationToken), cancellationToken);
 
@@ -43,32 +45,83 @@ internal static class StoreVerification
         return new VerifyReport(digest.ToDigest(), problems.ToList());
     }
 
+    // A damaged pair (a Corrupt error from the cursor) is reported and skipped: the read goes on after its key, found
+    // with a keys-only scan (which reads no value), so verify lists every damaged pair, up to MaxSkipped.
     private static void ReadAll(IKeyValueStore store, PairDigest digest, ProblemList problems, ProgressThrottle throttle, long? total, CancellationToken cancellationToken)
     {
         var previous = new byte[256];
         var previousLength = 0;
+        byte[]? skipped = null;
+        var skips = 0;
         var buffer = new byte[4096];
-        using var cursor = WholeStore.Read(store);
-        while (cursor.MoveNext())
+        var cursor = WholeStore.Read(store);
+        try
         {
-            cancellationToken.ThrowIfCancellationRequested();
-            var key = cursor.Key;
-            var value = cursor.Value;
-            if (digest.Pairs > 0 && key.SequenceCompareTo(previous.AsSpan(0, previousLength)) <= 0)
+            while (true)
             {
-                problems.Add($"the scan returned key {KeyText.Describe(key)} after {KeyText.Describe(previous.AsSpan(0, previousLength))}, out of ascending order.");
-            }
+                bool moved;
+                try
+                {
+                    moved = cursor.MoveNext();
+                }
+                catch (DataStoreException e) when (e.Cause == StoreFailure.Corrupt && skips < MaxSkipped)
+                {
+                    var damaged = KeyAfter(store, skipped ?? previous.AsSpan(0, previousLength), skipped is not null || digest.Pairs > 0);
+                    if (damaged is null)
+                    {
+                        throw;
+                    }
 
-            if (previous.Length < key.Length)
-            {
-                previous = new byte[key.Length];
-            }
+                    problems.Add($"a damaged pair after {digest.Pairs:N0} good ones (the read goes on after key {KeyText.Describe(damaged)}): {e.Message}");
+                    (skipped, skips) = (damaged, skips + 1);
+                    cursor.Dispose();
+                    cursor = store.ScanRange([.. damaged, 0], []);
+                    continue;
+                }
 
-            key.CopyTo(previous);
-            previousLength = key.Length;
-            CheckGet(store, key, value, ref buffer, problems);
-            digest.Append(key, value);
-            throttle.Report(StorePhase.Verifying, digest.Pairs, digest.Bytes, total);
+                if (!moved)
+                {
+                    break;
+                }
+
+                cancellationToken.ThrowIfCancellationRequested();
+                skipped = null;
+                var key = cursor.Key;
+                var value = cursor.Value;
+                if (digest.Pairs > 0 && key.SequenceCompareTo(previous.AsSpan(0, previousLength)) <= 0)
+                {
+                    problems.Add($"the scan returned key {KeyText.Describe(key)} after {KeyText.Describe(previous.AsSpan(0, previousLength))}, out of ascending order.");
+                }
+
+                if (previous.Length < key.Length)
+                {
+                    previous = new byte[key.Length];
+                }
+
+                key.CopyTo(previous);
+                previousLength = key.Length;
+                CheckGet(store, key, value, ref buffer, problems);
+                digest.Append(key, value);
+                throttle.Report(StorePhase.Verifying, digest.Pairs, digest.Bytes, total);
+            }
+        }
+        finally
+        {
+            cursor.Dispose();
+        }
+    }
+
+    // The first key after `after` (the first key of all when there is none), or null; a keys-only scan reads no value.
+    private static byte[]? KeyAfter(IKeyValueStore store, ReadOnlySpan<byte> after, bool hasAfter)
+    {
+        try
+        {
+            using var keys = hasAfter ? store.ScanRange([.. after, 0], [], keysOnly: true) : store.ScanPrefix([], keysOnly: true);
+            return keys.MoveNext() ? keys.Key.ToArray() : null;
+        }
+        catch (DataStoreException)
+        {
+            return null; // the keys are damaged too: the read stops with the first error
         }
     }
 

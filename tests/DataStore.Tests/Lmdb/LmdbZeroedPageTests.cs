@@ -5,12 +5,28 @@ namespace DataStore.Tests.Lmdb;
 
 /// <summary>
 /// A page of the data file zeroed (issue 20 item 3, issue 23 item 6): LMDB aborts the process on it (its
-/// <c>IS_LEAF</c> assertion), so what can be checked before LMDB trusts a page is: the root pages at open, and every
-/// page of both trees in verify, with our own reader. Run in child processes, where an abort shows as exit 134.
+/// <c>IS_LEAF</c> assertion), so our own reader checks before LMDB trusts a page: the main tree at open (up to a page
+/// budget, <c>LmdbTreeCheck</c>), and every page of both trees in verify. Run in child processes, where an abort shows
+/// as exit 134.
 /// </summary>
 public sealed class LmdbZeroedPageTests : IDisposable
 {
     private readonly TemporaryDirectory _directory = new();
+
+    [Fact]
+    public void A_zeroed_leaf_page_is_a_corrupt_error_at_open_naming_the_file_not_an_abort_in_the_first_scan()
+    {
+        var path = StoreWithPairs();
+        var dataFile = Path.Combine(path, "store.lmdb");
+        ZeroPage(dataFile, FirstLeaf(path, dataFile));
+
+        // read-all scans first: LMDB's cursor used to abort the process on the zeroed leaf (exit 134, IS_LEAF).
+        var (exitCode, output) = ChildProcess.Run(["read-all", path, "Lmdb"]);
+        Assert.True(exitCode == 3, $"expected a DataStoreException (exit 3), got exit {exitCode}: {output}");
+        Assert.Contains("ERROR Corrupt StoreFormatException", output);
+        Assert.Contains($"the LMDB data file {dataFile} is damaged", output);
+        Assert.Contains("should be a leaf page", output);
+    }
 
     [Fact]
     public void Verify_reports_a_zeroed_leaf_page_naming_the_file_instead_of_aborting()
@@ -19,10 +35,9 @@ public sealed class LmdbZeroedPageTests : IDisposable
         var dataFile = Path.Combine(path, "store.lmdb");
         ZeroPage(dataFile, FirstLeaf(path, dataFile));
 
-        var (exitCode, output) = ChildProcess.Run(["check-integrity", path, "Lmdb"]);
-        Assert.True(exitCode == 1, $"expected the check to report damage (exit 1), got exit {exitCode}: {output}");
-        Assert.Contains("PROBLEM ", output);
-        Assert.Contains($"the LMDB data file {dataFile} is damaged", output);
+        var verify = Cli.DatastoreTool.Run(_directory.Path, ["verify", "--store", path, "--quiet"]); // fails the test past 60 s
+        Assert.True(verify.ExitCode == 4, $"expected verify to report damage (exit 4), got exit {verify.ExitCode}: {verify.Text} {verify.Error}");
+        Assert.Contains($"the LMDB data file {dataFile} is damaged", verify.Text + verify.Error);
     }
 
     [Fact]

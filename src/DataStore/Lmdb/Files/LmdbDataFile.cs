@@ -83,6 +83,15 @@ internal sealed class LmdbDataFile : IDisposable
     /// <summary>Reads <paramref name="count"/> consecutive pages from <paramref name="page"/> on, which must lie inside the file.</summary>
     public byte[] ReadPages(ulong page, int count, string what)
     {
+        var buffer = new byte[checked(count * Meta.PageSize)];
+        ReadPages(page, buffer, what);
+        return buffer;
+    }
+
+    /// <summary>Fills <paramref name="buffer"/> (a whole number of pages) from <paramref name="page"/> on, which must lie inside the file.</summary>
+    public void ReadPages(ulong page, byte[] buffer, string what)
+    {
+        var count = buffer.Length / Meta.PageSize;
         var pages = Length / Meta.PageSize;
         if (page < 2 || page > Meta.LastPage || count < 1 || (ulong)count > Meta.LastPage - page + 1)
         {
@@ -94,9 +103,7 @@ internal sealed class LmdbDataFile : IDisposable
             throw Damaged(Directory, Path, $"{what} is page {page}, but the file ends after page {pages - 1} ({Length} bytes): the file was truncated");
         }
 
-        var buffer = new byte[checked(count * Meta.PageSize)];
         Read(_handle, buffer, checked((long)page * Meta.PageSize), Directory, Path, what);
-        return buffer;
     }
 
     /// <summary>A damage error naming this file.</summary>

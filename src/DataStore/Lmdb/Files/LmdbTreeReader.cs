@@ -18,10 +18,18 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
     private const int MaxDepth = 64;
 
     private readonly LmdbFileLayout _layout = file.Meta.Layout;
+    private readonly byte[]?[] _levels = new byte[]?[MaxDepth + 1];
     private byte[] _previous = [];
     private int _previousLength = -1;
     private bool _integerKeys;
     private ulong _pairs;
+    private long _pages;
+
+    /// <summary>How many pages one <see cref="Walk"/> reads at most; past it the walk stops without finding damage (and without the pair count).</summary>
+    public long PageBudget { get; init; } = long.MaxValue;
+
+    /// <summary>True when the last walk stopped at <see cref="PageBudget"/>.</summary>
+    public bool Stopped => _pages > PageBudget;
 
     /// <summary>
     /// Calls <paramref name="visit"/> with every pair of <paramref name="tree"/>, in key order. The free-page tree's
@@ -33,6 +41,7 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
         _integerKeys = integerKeys;
         _previousLength = -1;
         _pairs = 0;
+        _pages = 0;
         if (!tree.IsEmpty)
         {
             if (tree.Depth < 1 || tree.Depth > MaxDepth)
@@ -43,7 +52,7 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
             Visit(tree.Root, 1, tree.Depth, name, visit, cancellationToken);
         }
 
-        if (_pairs != tree.Entries)
+        if (!Stopped && _pairs != tree.Entries)
         {
             throw file.Damage($"its {name} tree holds {_pairs} pairs, but its meta page records {tree.Entries}");
         }
@@ -69,7 +78,14 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
     private void Visit(ulong pageNumber, int level, int depth, string name, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit, CancellationToken cancellationToken)
     {
         cancellationToken.ThrowIfCancellationRequested();
-        var page = file.ReadPages(pageNumber, 1, $"a page of its {name} tree");
+        if (++_pages > PageBudget)
+        {
+            return;
+        }
+
+        // One buffer per level, reused: a walk at open allocates a few pages, not one per page of the tree.
+        var page = _levels[level] ??= new byte[file.Meta.PageSize];
+        file.ReadPages(pageNumber, page, $"a page of its {name} tree");
         var flags = BinaryPrimitives.ReadUInt16LittleEndian(page.AsSpan(_layout.FlagsOffset));
         var expected = level < depth ? BranchPage : LeafPage;
         if ((flags & (BranchPage | LeafPage | OverflowPage)) != expected)
@@ -100,6 +116,11 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
             if (NodeHeader + keySize > node.Length)
             {
                 throw file.Damage($"node {i} of page {pageNumber} of its {name} tree has a key running past its page");
+            }
+
+            if (Stopped)
+            {
+                return;
             }
 
             if (level < depth)
