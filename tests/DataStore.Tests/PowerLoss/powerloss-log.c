@@ -79,6 +79,21 @@ static int64_t now(void)
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+// Copies bytes into the buffer, writing it out whenever it fills (a record may span two writes of the log).
+static void append(const void *bytes, size_t n)
+{
+    while (n > 0) {
+        if (buffered == BUFFER_SIZE) {
+            flush_buffer();
+        }
+        size_t room = BUFFER_SIZE - buffered, k = n < room ? n : room;
+        memcpy(buffer + buffered, bytes, k);
+        buffered += k;
+        bytes = (const char *)bytes + k;
+        n -= k;
+    }
+}
+
 // Appends one record; the caller holds the lock. data may be an iovec list (count >= 0) or plain bytes.
 void emit(int kind, int fd, const char *path, const char *path2, int64_t a, int64_t b, int64_t c,
                  const void *data, size_t data_length, const struct iovec *iov, int iovcnt)
@@ -95,54 +110,18 @@ void emit(int kind, int fd, const char *path, const char *path2, int64_t a, int6
     h.c = c;
     h.data_length = (uint32_t)data_length;
     h.size = (uint32_t)(sizeof h + p1 + p2 + data_length);
-    if (buffered + h.size > BUFFER_SIZE) {
-        flush_buffer();
-    }
-    if (h.size > BUFFER_SIZE) { // a huge write: header and paths through the buffer, the data straight out
-        memcpy(buffer + buffered, &h, sizeof h);
-        buffered += sizeof h;
-        memcpy(buffer + buffered, path, p1);
-        buffered += p1;
-        memcpy(buffer + buffered, path2, p2);
-        buffered += p2;
-        flush_buffer();
-        if (iov != NULL) {
-            size_t left = data_length;
-            for (int i = 0; i < iovcnt && left > 0; i++) {
-                size_t n = iov[i].iov_len < left ? iov[i].iov_len : left;
-                for (size_t done = 0; done < n;) {
-                    ssize_t w = real_write(log_fd, (const char *)iov[i].iov_base + done, n - done);
-                    if (w <= 0) return;
-                    done += (size_t)w;
-                }
-                left -= n;
-            }
-        } else {
-            for (size_t done = 0; done < data_length;) {
-                ssize_t w = real_write(log_fd, (const char *)data + done, data_length - done);
-                if (w <= 0) return;
-                done += (size_t)w;
-            }
-        }
-        return;
-    }
-    memcpy(buffer + buffered, &h, sizeof h);
-    buffered += sizeof h;
-    memcpy(buffer + buffered, path, p1);
-    buffered += p1;
-    memcpy(buffer + buffered, path2, p2);
-    buffered += p2;
+    append(&h, sizeof h);
+    append(path, p1);
+    append(path2, p2);
     if (iov != NULL) {
         size_t left = data_length;
         for (int i = 0; i < iovcnt && left > 0; i++) {
             size_t n = iov[i].iov_len < left ? iov[i].iov_len : left;
-            memcpy(buffer + buffered, iov[i].iov_base, n);
-            buffered += n;
+            append(iov[i].iov_base, n);
             left -= n;
         }
-    } else if (data_length > 0) {
-        memcpy(buffer + buffered, data, data_length);
-        buffered += data_length;
+    } else {
+        append(data, data_length);
     }
 }
 

@@ -42,33 +42,6 @@ int openat64(int dirfd, const char *path, int flags, ...) { OPEN_BODY(real_opena
 int creat(const char *path, mode_t mode) { return open(path, O_CREAT | O_WRONLY | O_TRUNC, mode); }
 int creat64(const char *path, mode_t mode) { return open(path, O_CREAT | O_WRONLY | O_TRUNC, mode); }
 
-int close(int fd)
-{
-    if (!active() || fd < 0 || fd >= MAX_FDS || tracked[fd] == 0) return real_close(fd);
-    pthread_mutex_lock(&lock);
-    if (is_tracked(fd)) emit(K_CLOSE, fd, NULL, NULL, 0, 0, 0, NULL, 0, NULL, 0);
-    if (fd >= 0 && fd < MAX_FDS) tracked[fd] = 0;
-    int result = real_close(fd);
-    int saved = errno;
-    pthread_mutex_unlock(&lock);
-    errno = saved;
-    return result;
-}
-
-int fclose(FILE *stream)
-{
-    int fd = fileno(stream);
-    if (!active() || fd < 0 || fd >= MAX_FDS || tracked[fd] == 0) return real_fclose(stream);
-    pthread_mutex_lock(&lock);
-    if (is_tracked(fd)) emit(K_CLOSE, fd, NULL, NULL, 0, 0, 0, NULL, 0, NULL, 0);
-    if (fd >= 0 && fd < MAX_FDS) tracked[fd] = 0;
-    int result = real_fclose(stream);
-    int saved = errno;
-    pthread_mutex_unlock(&lock);
-    errno = saved;
-    return result;
-}
-
 // A duplicated descriptor: the new one means what the old one meant (and no longer what it meant before).
 static int duplicated(int from, int to)
 {
@@ -90,6 +63,21 @@ static int duplicated(int from, int to)
     pthread_mutex_unlock(&lock);                                      \
     errno = saved;                                                    \
     return result;
+
+// A tracked descriptor being closed: recorded, and forgotten before its number can be reused.
+static void closing(int fd)
+{
+    if (is_tracked(fd)) emit(K_CLOSE, fd, NULL, NULL, 0, 0, 0, NULL, 0, NULL, 0);
+    tracked[fd] = 0;
+}
+
+int close(int fd) { LOCKED_IF(TRACKED(fd), (closing(fd), real_close(fd)), (void)0) }
+
+int fclose(FILE *stream)
+{
+    int fd = fileno(stream);
+    LOCKED_IF(TRACKED(fd), (closing(fd), real_fclose(stream)), (void)0)
+}
 
 int dup(int fd) { if (active() && !TRACKED(fd)) { int r = real_dup(fd); forget(r); return r; } LOCKED_IF(1, real_dup(fd), if (result >= 0) duplicated(fd, result)) }
 int dup2(int fd, int to) { LOCKED_IF(TRACKED(fd) || TRACKED(to), real_dup2(fd, to), if (result >= 0) duplicated(fd, result)) }
