@@ -28,6 +28,7 @@ public static class PowerLossShim
         var sources = Path.Combine(AppContext.BaseDirectory, "PowerLoss");
         var directory = Path.Combine(Path.GetTempPath(), "datastore-tests", $"powerloss-shim-{Environment.ProcessId}");
         Directory.CreateDirectory(directory);
+        AppDomain.CurrentDomain.ProcessExit += (_, _) => Directory.Delete(directory, recursive: true);
         var library = Path.Combine(directory, "libdatastore-powerloss.so");
         var start = new ProcessStartInfo(compiler) { RedirectStandardError = true, RedirectStandardOutput = true };
         foreach (var arg in new[] { "-shared", "-fPIC", "-O2", "-o", library, Path.Combine(sources, "powerloss-shim.c"), Path.Combine(sources, "powerloss-log.c"), "-ldl", "-lpthread" })
