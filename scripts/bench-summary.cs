@@ -7,7 +7,9 @@
 // RESULTS_DIR holds *-report.csv (BenchmarkDotNet.Artifacts/results). Each suite becomes a table of operations per
 // second (1 / Mean: per key, per operation over all threads, or per batch, as the suite's doc says), a row per method
 // and thread count, a column per backend or peer, and for each backend with a hand-written peer the ratio
-// DataStore / peer (above 1.0: DataStore is faster). OUT_DIR gets summary.md and SUITE.svg.
+// DataStore / peer (above 1.0: DataStore is faster); where ZoneTree ran too, DataStore's best on-disk backend / ZoneTree.
+// A suite with a SUITE-latency.csv beside its report (YcsbBenchmarks) also gets a p50 / p99 table per kind of operation
+// and a p99 chart. OUT_DIR gets summary.md, SUITE.svg and SUITE-p99.svg.
 using System.Globalization;
 using System.Text;
 
@@ -41,33 +43,48 @@ foreach (var report in reports)
     string Label(Dictionary<string, string> row) => labelColumn is null ? suite : row[labelColumn];
     string Key(Dictionary<string, string> row) => string.Join(" ", keyColumns.Select(c => c == "Threads" ? $"{row[c]}t" : row[c]));
 
+    var latencies = Latencies.Read(Path.Combine(args[0], suite + "-latency.csv"));
     var labels = rows.Select(Label).Distinct().ToArray();
-    var keys = rows.Select(Key).Distinct().ToArray();
+    var keys = rows.GroupBy(Label).MaxBy(g => g.Count())!.Select(Key).Concat(rows.Select(Key)).Distinct().ToArray(); // the fullest label's order
     var opsPerSecond = rows.Where(r => Csv.Nanoseconds(r["Mean"]) is > 0).ToDictionary(r => (Key(r), Label(r)), r => 1e9 / Csv.Nanoseconds(r["Mean"])!.Value);
     var peered = labels.Where(l => labels.Contains(l + "Peer")).ToArray();
+    var ours = labels.Where(l => !l.EndsWith("Peer", StringComparison.Ordinal) && !Latencies.OtherEngines.Contains(l) && l != "InMemory").ToArray(); // stores on disk
+    var reference = labels.Contains("ZoneTree") && ours.Length > 0 ? "ZoneTree" : null;
 
-    summary.Append($"## {suite}\n\n![{suite}]({suite}.svg)\n\n{Csv.Environment(report)}| | {string.Join(" | ", labels)}{string.Concat(peered.Select(p => $" | {p} / {p}Peer"))} |\n");
-    summary.Append($"|---|{string.Concat(labels.Select(_ => "---:|"))}{string.Concat(peered.Select(_ => "---:|"))}\n");
+    summary.Append($"## {suite}\n\n![{suite}]({suite}.svg)\n\n{Csv.Environment(report)}| | {string.Join(" | ", labels)}{string.Concat(peered.Select(p => $" | {p} / {p}Peer"))}{(reference is null ? "" : $" | best / {reference}")} |\n");
+    summary.Append($"|---|{string.Concat(labels.Select(_ => "---:|"))}{string.Concat(peered.Select(_ => "---:|"))}{(reference is null ? "" : "---:|")}\n");
     foreach (var key in keys)
     {
         summary.Append($"| {key} |");
         foreach (var label in labels)
         {
-            summary.Append(opsPerSecond.TryGetValue((key, label), out var ops) ? $" {Csv.Format(ops)} |" : " - |");
+            summary.Append(opsPerSecond.TryGetValue((key, label), out var ops) ? $" {Csv.Format(ops)} |" : latencies.NotSupported(key, label) ? " not supported |" : " - |");
         }
 
         foreach (var label in peered)
         {
-            summary.Append(opsPerSecond.TryGetValue((key, label), out var ours) && opsPerSecond.TryGetValue((key, label + "Peer"), out var theirs)
-                ? $" {ours / theirs:0.00}x |"
+            summary.Append(opsPerSecond.TryGetValue((key, label), out var mine) && opsPerSecond.TryGetValue((key, label + "Peer"), out var theirs)
+                ? $" {mine / theirs:0.00}x |"
                 : " - |");
+        }
+
+        if (reference is not null)
+        {
+            var best = ours.Where(l => opsPerSecond.ContainsKey((key, l))).MaxBy(l => opsPerSecond[(key, l)]);
+            summary.Append(best is not null && opsPerSecond.TryGetValue((key, reference), out var theirs) ? $" {opsPerSecond[(key, best)] / theirs:0.00}x ({best}) |" : " - |");
         }
 
         summary.Append('\n');
     }
 
     summary.Append('\n');
-    Chart.Save(Path.Combine(args[1], suite + ".svg"), suite, keys, labels, opsPerSecond);
+    Chart.Save(Path.Combine(args[1], suite + ".svg"), suite, keys, labels, opsPerSecond, "operations per second (log scale)", 1);
+    if (latencies.Any)
+    {
+        summary.Append(latencies.Table(labels));
+        var p99 = latencies.P99Microseconds();
+        Chart.Save(Path.Combine(args[1], suite + "-p99.svg"), suite + ": p99 latency", p99.Keys.Select(k => k.Item1).Distinct().ToArray(), labels, p99, "p99 latency, microseconds (log scale)", 0.01);
+    }
 }
 
 File.WriteAllText(Path.Combine(args[1], "summary.md"), summary.ToString());
@@ -141,7 +158,7 @@ static class Csv
 /// <summary>One grouped bar chart per suite: a group per method and thread count, a bar per backend or peer, log scale.</summary>
 static class Chart
 {
-    public static void Save(string path, string title, string[] keys, string[] labels, Dictionary<(string, string), double> opsPerSecond)
+    public static void Save(string path, string title, string[] keys, string[] labels, Dictionary<(string, string), double> values, string axis, double floor)
     {
         var plot = new ScottPlot.Plot();
         var palette = new ScottPlot.Palettes.Category10();
@@ -150,9 +167,9 @@ static class Chart
             var bars = new List<ScottPlot.Bar>();
             for (var k = 0; k < keys.Length; k++)
             {
-                if (opsPerSecond.TryGetValue((keys[k], labels[l]), out var ops))
+                if (values.TryGetValue((keys[k], labels[l]), out var value))
                 {
-                    bars.Add(new ScottPlot.Bar { Position = (k * (labels.Length + 1)) + l, Value = Math.Log10(ops), ValueBase = 0, FillColor = palette.GetColor(l) });
+                    bars.Add(new ScottPlot.Bar { Position = (k * (labels.Length + 1)) + l, Value = Math.Log10(value), ValueBase = Math.Log10(floor), FillColor = palette.GetColor(l) });
                 }
             }
 
@@ -164,14 +181,67 @@ static class Chart
             keys.Select((k, i) => new ScottPlot.Tick((i * (labels.Length + 1)) + ((labels.Length - 1) / 2.0), k)).ToArray());
         plot.Axes.Left.TickGenerator = new ScottPlot.TickGenerators.NumericAutomatic
         {
-            LabelFormatter = y => Math.Pow(10, y).ToString("N0", CultureInfo.InvariantCulture),
+            LabelFormatter = y => Math.Pow(10, y).ToString(y < 0 ? "0.##" : "N0", CultureInfo.InvariantCulture),
             IntegerTicksOnly = true,
         };
-        plot.Axes.Left.Label.Text = "operations per second (log scale)";
-        var logs = opsPerSecond.Values.Where(v => v > 0).Select(Math.Log10).DefaultIfEmpty(0).ToArray();
-        plot.Axes.SetLimitsY(Math.Max(0, Math.Floor(logs.Min()) - 1), Math.Ceiling(logs.Max()) + 0.2);
+        plot.Axes.Left.Label.Text = axis;
+        var logs = values.Values.Where(v => v > 0).Select(Math.Log10).DefaultIfEmpty(0).ToArray();
+        plot.Axes.SetLimitsY(Math.Max(Math.Log10(floor), Math.Floor(logs.Min()) - 1), Math.Ceiling(logs.Max()) + 0.2);
         plot.Title(title);
         plot.ShowLegend(ScottPlot.Edge.Right);
         plot.SaveSvg(path, Math.Max(640, keys.Length * (labels.Length + 1) * 14), 420);
+    }
+}
+
+/// <summary>
+/// A suite's latency CSV (<c>SUITE-latency.csv</c>: Target, Threads, Records, Workload, Operation, Count, P50Ns, P99Ns,
+/// MaxNs), keyed like the report's rows ("A 4t") and labels.
+/// </summary>
+sealed class Latencies(List<string[]> rows)
+{
+    /// <summary>The engines in the comparison that are neither a DataStore backend nor a hand-written peer.</summary>
+    public static readonly string[] OtherEngines = ["ZoneTree", "Faster"];
+
+    public bool Any => rows.Count > 0;
+
+    public static Latencies Read(string path) =>
+        new(File.Exists(path) ? File.ReadLines(path).Skip(1).Select(l => l.Split(',')).Where(f => f.Length >= 9).ToList() : []);
+
+    public bool NotSupported(string key, string label) => rows.Any(r => Key(r) == key && r[0] == label && r[4] == "not supported");
+
+    /// <summary>p99 in microseconds per ("A 4t Update", label).</summary>
+    public Dictionary<(string, string), double> P99Microseconds() =>
+        Measured().GroupBy(r => (Key(r) + " " + r[4], r[0])).ToDictionary(g => g.Key, g => Number(g.Last()[7]) / 1e3);
+
+    /// <summary>A markdown table: a row per workload, thread count and kind of operation, a column per label, "p50 / p99" cells.</summary>
+    public string Table(string[] labels)
+    {
+        var table = new StringBuilder("### Latency per operation: p50 / p99\n\nOver every invocation of the case, warm-up included; \"not supported\": the target cannot run the workload.\n\n");
+        table.Append($"| | {string.Join(" | ", labels)} |\n|---|{string.Concat(labels.Select(_ => "---:|"))}\n");
+        foreach (var group in Measured().GroupBy(r => Key(r) + " " + r[4]))
+        {
+            table.Append($"| {group.Key} |");
+            foreach (var label in labels)
+            {
+                var row = group.LastOrDefault(r => r[0] == label);
+                table.Append(row is null ? (rows.Any(r => r[0] == label && group.Key.StartsWith(Key(r) + " ", StringComparison.Ordinal) && r[4] == "not supported") ? " not supported |" : " - |") : $" {Time(row[6])} / {Time(row[7])} |");
+            }
+
+            table.Append('\n');
+        }
+
+        return table.Append('\n').ToString();
+    }
+
+    private IEnumerable<string[]> Measured() => rows.Where(r => r[4] != "not supported").OrderBy(r => int.Parse(r[1], CultureInfo.InvariantCulture)).ThenBy(r => r[3], StringComparer.Ordinal);
+
+    private static string Key(string[] row) => $"{row[3]} {row[1]}t";
+
+    private static double Number(string cell) => double.Parse(cell, CultureInfo.InvariantCulture);
+
+    private static string Time(string nanoseconds)
+    {
+        var value = Number(nanoseconds);
+        return value < 1e3 ? $"{value:0} ns" : value < 1e6 ? (value / 1e3).ToString(value < 1e4 ? "0.0" : "0", CultureInfo.InvariantCulture) + " µs" : (value / 1e6).ToString(value < 1e7 ? "0.0" : "0", CultureInfo.InvariantCulture) + " ms";
     }
 }

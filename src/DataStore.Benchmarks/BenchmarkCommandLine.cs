@@ -58,10 +58,10 @@ public static class BenchmarkCommandLine
                 case "--backends":
                     var backends = ValueOf(args, ref i);
                     var unknown = backends.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)
-                        .Where(name => !Enum.TryParse<StoreBackend>(name, ignoreCase: true, out _)).ToArray();
+                        .Where(name => !Enum.TryParse<StoreBackend>(name, ignoreCase: true, out _) && !Ycsb.YcsbTarget.OtherEngines.Contains(name, StringComparer.OrdinalIgnoreCase)).ToArray();
                     if (unknown.Length > 0)
                     {
-                        throw new ArgumentException($"--backends: no backend named {string.Join(", ", unknown)}; the backends are {string.Join(", ", Enum.GetNames<StoreBackend>())}.");
+                        throw new ArgumentException($"--backends: no backend named {string.Join(", ", unknown)}; the backends are {string.Join(", ", Enum.GetNames<StoreBackend>())}, and the YCSB suite's other engines {string.Join(", ", Ycsb.YcsbTarget.OtherEngines)}.");
                     }
 
                     Environment.SetEnvironmentVariable(BackendsVariable, backends);

@@ -2,6 +2,7 @@
 // Runs from any directory; results go to ./BenchmarkDotNet.Artifacts of the directory it was started from.
 using BenchmarkDotNet.Running;
 using DataStore.Benchmarks;
+using DataStore.Benchmarks.Ycsb;
 
 string[] benchmarkArgs;
 try
@@ -15,6 +16,8 @@ catch (ArgumentException e)
 }
 
 benchmarkArgs = ProjectDirectory.Enter(benchmarkArgs);
+var artifacts = Array.FindIndex(benchmarkArgs, a => a is "--artifacts" or "-a");
+YcsbLatencyReport.Begin(artifacts >= 0 && artifacts + 1 < benchmarkArgs.Length ? benchmarkArgs[artifacts + 1] : "BenchmarkDotNet.Artifacts");
 var summaries = BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(benchmarkArgs);
 
 // A benchmark that threw (its setup, or one invocation) fails the run, so a dry pass in CI catches it.

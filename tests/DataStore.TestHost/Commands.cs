@@ -23,6 +23,11 @@ internal static class Commands
             Timeout = TimeSpan.FromSeconds(30),
         };
         var rest = args.Skip(4).ToArray();
+        if (args[0] == "app-writes")
+        {
+            return AppWriter.Run(args);
+        }
+
         if (args[0] == "import-dump")
         {
             return TransferCommands.Import(options, rest[0]);

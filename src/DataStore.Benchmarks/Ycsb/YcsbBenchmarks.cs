@@ -6,10 +6,12 @@ namespace DataStore.Benchmarks.Ycsb;
 /// YCSB's core workloads A-F on every backend and on each engine's hand-written peer, from 1 and 4 threads: a store
 /// loaded with <see cref="Records"/> records (12-byte keys, 100-byte values; <c>--records N</c>, 10,000 unless given),
 /// keys chosen by a scrambled Zipfian (D: the latest records). Time is per operation over all threads, so
-/// operations per second are 1 / Mean.
+/// operations per second are 1 / Mean. Each kind of operation's p50 and p99 latency is a column, and a CSV beside the
+/// reports (<see cref="YcsbLatencyReport"/>).
 /// </summary>
 [MemoryDiagnoser]
 [SuiteJob(warmupCount: 2, iterationCount: 10)]
+[YcsbConfig]
 public class YcsbBenchmarks
 {
     private const int OperationsPerInvoke = 1_000;
@@ -18,6 +20,7 @@ public class YcsbBenchmarks
     private string _directory = "";
     private IYcsbTarget _target = null!;
     private YcsbWorker[] _workers = [];
+    private string _workload = "";
 
     [ParamsSource(nameof(Targets))]
     public YcsbTarget Target { get; set; } = null!;
@@ -58,6 +61,7 @@ public class YcsbBenchmarks
     [GlobalCleanup]
     public void Cleanup()
     {
+        YcsbLatencyReport.Append(Target.Name, Threads, Records, _workload, YcsbLatencies.Merge(_workers.Select(w => w.Latencies)));
         _target.Dispose();
         Directory.Delete(_directory, recursive: true);
     }
@@ -82,6 +86,7 @@ public class YcsbBenchmarks
 
     private long Run(YcsbWorkload workload)
     {
+        _workload = workload.Name;
         if (Threads == 1)
         {
             return _workers[0].Run(_target, workload, OperationsPerInvoke);

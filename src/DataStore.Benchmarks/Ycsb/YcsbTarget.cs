@@ -2,12 +2,19 @@ using DataStore.Benchmarks.Peers;
 
 namespace DataStore.Benchmarks.Ycsb;
 
-/// <summary>One YCSB target as a benchmark parameter: a backend through DataStore, or that engine's hand-written peer.</summary>
-/// <param name="Name">The label in result tables: the backend's name, or the backend's name and <c>Peer</c>.</param>
+/// <summary>
+/// One YCSB target as a benchmark parameter: a backend through DataStore, that engine's hand-written peer, or another
+/// .NET engine a user compares us with (ZoneTree, FASTER).
+/// </summary>
+/// <param name="Name">The label in result tables: the backend's name, the backend's name and <c>Peer</c>, or the engine's name.</param>
 /// <param name="Open">Opens the target in a new, empty directory.</param>
-public sealed record YcsbTarget(string Name, Func<string, IYcsbTarget> Open)
+/// <param name="OrderedScans">False when the target has no ordered scan (workload E does not run on it).</param>
+public sealed record YcsbTarget(string Name, Func<string, IYcsbTarget> Open, bool OrderedScans = true)
 {
-    /// <summary>Every writable backend this build includes (<see cref="BackendCase.All"/>) and each one's peer, narrowed by <c>--backends</c>.</summary>
+    /// <summary>The other .NET engines in the comparison, selected like backends (<c>--backends Lmdb,ZoneTree</c>).</summary>
+    public static IReadOnlyList<string> OtherEngines { get; } = ["ZoneTree", "Faster"];
+
+    /// <summary>Every writable backend this build includes (<see cref="BackendCase.All"/>), each one's peer, and the other engines, narrowed by <c>--backends</c>.</summary>
     public static IEnumerable<YcsbTarget> All
     {
         get
@@ -24,6 +31,16 @@ public sealed record YcsbTarget(string Name, Func<string, IYcsbTarget> Open)
                 {
                     yield return new YcsbTarget(backend + "Peer", open);
                 }
+            }
+
+            if (BenchmarkCommandLine.Selects(OtherEngines[0]))
+            {
+                yield return new YcsbTarget(OtherEngines[0], directory => new ZoneTreePeer(directory));
+            }
+
+            if (BenchmarkCommandLine.Selects(OtherEngines[1]))
+            {
+                yield return new YcsbTarget(OtherEngines[1], directory => new FasterPeer(directory), OrderedScans: false);
             }
         }
     }

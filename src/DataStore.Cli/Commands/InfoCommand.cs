@@ -5,13 +5,13 @@ using DataStore.Manifest;
 
 namespace DataStore.Cli.Commands;
 
-/// <summary><c>datastore info</c>: backend, format version, path, key count and size on disk.</summary>
+/// <summary><c>datastore info</c>: backend, format version, path, sharing, key count and size on disk.</summary>
 internal static class InfoCommand
 {
     public static CliCommand Create()
     {
         var json = JsonOutput.CreateOption("the properties");
-        var command = new Command("info", "Print the store's backend, format version, path, durability, capabilities, key count and size on disk.") { json };
+        var command = new Command("info", "Print the store's backend, format version, path, durability, capabilities, sharing (whether this process owns the store or reaches it through the process that does), key count and size on disk.") { json };
         return new(command, context =>
         {
             using var store = context.OpenStore();
@@ -21,7 +21,8 @@ internal static class InfoCommand
             if (context.Parse.GetValue(json))
             {
                 var capabilities = Enum.GetValues<StoreCapabilities>().Where(c => c != StoreCapabilities.None && store.Capabilities.HasFlag(c)).Select(c => c.ToString()).ToArray();
-                var record = new InfoRecord(store.Path, store.Backend.ToString(), manifest.FormatVersion, store.Durability.ToString(), capabilities, keys, bytes);
+                var record = new InfoRecord(store.Path, store.Backend.ToString(), manifest.FormatVersion, store.Durability.ToString(), capabilities,
+                    store.Sharing.Role.ToString(), store.Sharing.OwnerProcessId, keys, bytes);
                 JsonOutput.Write(context, record, CliJsonContext.Default.InfoRecord);
                 return ExitCode.Ok;
             }
@@ -32,10 +33,18 @@ internal static class InfoCommand
                 ("format version", manifest.FormatVersion.ToString(CultureInfo.InvariantCulture)),
                 ("durability", store.Durability.ToString()),
                 ("capabilities", store.Capabilities.ToString()),
+                ("sharing", Describe(store.Sharing)),
                 ("keys", keys.ToString(CultureInfo.InvariantCulture)),
                 ("size on disk", $"{bytes.ToString(CultureInfo.InvariantCulture)} bytes ({StoreStatistics.Readable(bytes)})"),
             ]);
             return ExitCode.Ok;
         });
     }
+
+    private static string Describe(StoreSharing sharing) => sharing.Role switch
+    {
+        StoreRole.Owner => $"owner (this process, {sharing.OwnerProcessId}, serves the store to other processes)",
+        StoreRole.Client => $"client of process {sharing.OwnerProcessId}, which owns the store",
+        _ => "direct (the engine shares the store with other processes itself)",
+    };
 }

@@ -7,5 +7,7 @@ internal sealed record InfoRecord(
     int FormatVersion,
     string Durability,
     IReadOnlyList<string> Capabilities,
+    string Sharing,
+    int OwnerProcessId,
     long Keys,
     long SizeOnDisk);

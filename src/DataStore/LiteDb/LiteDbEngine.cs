@@ -160,26 +160,17 @@ internal sealed class LiteDbEngine : IDisposable
     }
 
     /// <summary>
-    /// Copies every document into a new store's files in <paramref name="directory"/> (a backup: the copy reads through
-    /// LiteDB, so it holds what sits only in the log too). Call under the write lock, so no write lands between the
-    /// pairs and their chunks. <paramref name="copied"/> receives the running count of documents copied.
+    /// Writes every committed page into the data file (LiteDB's checkpoint, which waits for open read transactions)
+    /// and copies that file into <paramref name="directory"/>: a whole LiteDB store, log included. Call under the write
+    /// lock, so no write lands meanwhile. <paramref name="copied"/> receives the running count of bytes copied.
     /// </summary>
-    public void CopyInto(string directory, LiteDbKeys keys, Action<long>? copied, CancellationToken cancellationToken)
+    public void CopyInto(string directory, Action<long> copied, CancellationToken cancellationToken)
     {
-        using var copy = Open(directory, keys);
-        long documents = 0;
-        foreach (var collection in new[] { LiteDbTable.Pairs, LiteDbTable.Chunks })
-        {
-            CopyCollection(collection, copy, n =>
-            {
-                cancellationToken.ThrowIfCancellationRequested();
-                documents += n;
-                copied?.Invoke(documents);
-            });
-        }
+        _engine.Checkpoint();
+        _data.CopyTo(System.IO.Path.Combine(directory, LiteDbStore.DataFile), copied, cancellationToken);
     }
 
-    private void CopyCollection(string collection, LiteDbEngine copy, Action<int>? inserted = null)
+    private void CopyCollection(string collection, LiteDbEngine copy)
     {
         var batch = new List<BsonDocument>();
         long bytes = 0;
@@ -192,7 +183,6 @@ internal sealed class LiteDbEngine : IDisposable
             if (bytes >= CopyBatchBytes || batch.Count >= CopyBatchDocuments)
             {
                 copy._engine.Insert(collection, batch, BsonAutoId.ObjectId);
-                inserted?.Invoke(batch.Count);
                 batch.Clear();
                 bytes = 0;
             }
@@ -201,7 +191,6 @@ internal sealed class LiteDbEngine : IDisposable
         if (batch.Count > 0)
         {
             copy._engine.Insert(collection, batch, BsonAutoId.ObjectId);
-            inserted?.Invoke(batch.Count);
         }
     }
 }

@@ -15,6 +15,8 @@ namespace DataStore.LiteDb;
 /// </remarks>
 internal sealed class LiteDbFile : Stream
 {
+    private const int CopyBufferBytes = 1 << 20;
+
     private readonly FileStream _file;
     private readonly SafeFileHandle _handle;
     private readonly LiteDbFile? _logBeforeMe;
@@ -103,6 +105,25 @@ internal sealed class LiteDbFile : Stream
         }
 
         base.Dispose(disposing);
+    }
+
+    /// <summary>
+    /// Copies the file's bytes into a new file at <paramref name="target"/> through this file's own handle, reporting
+    /// the running byte count. The caller keeps writers out meanwhile.
+    /// </summary>
+    public void CopyTo(string target, Action<long> copied, CancellationToken cancellationToken)
+    {
+        using var copy = new FileStream(target, FileMode.CreateNew, FileAccess.Write, FileShare.None, bufferSize: 0);
+        var buffer = new byte[CopyBufferBytes];
+        long offset = 0;
+        int read;
+        while ((read = RandomAccess.Read(_handle, buffer, offset)) > 0)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            copy.Write(buffer, 0, read);
+            offset += read;
+            copied(offset);
+        }
     }
 
     private static FileStream Open(string path) =>

@@ -141,12 +141,35 @@ internal sealed partial class LmdbEnvironment
 
     /// <summary>
     /// Replaces the data file with a compacting copy (<c>mdb_env_copy2</c> with <c>MDB_CP_COMPACT</c>), so free pages
-    /// go back to the file system. Needs the store to itself: no open scan in this process, no other process.
+    /// go back to the file system. Needs the store to itself: no open scan in this process, no other process. Waits
+    /// for that up to the timeout in short attempts, holding the writer locks only during each attempt, so the
+    /// writers of this and every other process carry on while it waits.
     /// </summary>
     public void Compact(LmdbErrors errors)
     {
         var clock = Stopwatch.StartNew();
-        if (!Monitor.TryEnter(_writeLock, errors.Timeout))
+        while (true)
+        {
+            var blocker = TryCompact(errors, clock);
+            if (blocker is null)
+            {
+                return;
+            }
+
+            if (clock.Elapsed >= errors.Timeout)
+            {
+                throw new StoreTimeoutException(Directory, StoreBackend.Lmdb, errors.Timeout, blocker);
+            }
+
+            Thread.Sleep(CompactRetryPause);
+        }
+    }
+
+    // One attempt: compacts and returns null, or returns why it could not (another process has the store open, or
+    // this process has scans open).
+    private string? TryCompact(LmdbErrors errors, Stopwatch clock)
+    {
+        if (!Monitor.TryEnter(_writeLock, Left(errors, clock)))
         {
             throw errors.TimedOut();
         }
@@ -161,16 +184,22 @@ internal sealed partial class LmdbEnvironment
 
             try
             {
-                WaitForNoCursors(errors, clock);
-                if (!_openFile.TryTake(exclusive: true, Left(errors, clock)))
+                if (Volatile.Read(ref _openCursors) > 0)
                 {
-                    throw new StoreTimeoutException(Directory, StoreBackend.Lmdb, errors.Timeout,
-                        "Compact replaces the data file, so it needs the store to itself, but another process kept it open longer than the timeout. Run Compact when the other programs have closed the store.");
+                    return "Compact waited for this process's open scans to be disposed longer than the timeout; dispose every cursor before calling Compact.";
+                }
+
+                if (!_openFile.TryTake(exclusive: true, TimeSpan.Zero))
+                {
+                    // A failed flock conversion gives the shared lock up: take it back before other writers come in.
+                    _ = _openFile.TryTake(exclusive: false, TimeSpan.MaxValue);
+                    return "Compact replaces the data file, so it needs the store to itself, but another process kept it open longer than the timeout. Run Compact when the other programs have closed the store.";
                 }
 
                 try
                 {
                     CompactLocked(errors);
+                    return null;
                 }
                 finally
                 {
@@ -225,19 +254,7 @@ internal sealed partial class LmdbEnvironment
         });
     }
 
-    private void WaitForNoCursors(LmdbErrors errors, Stopwatch clock)
-    {
-        while (Volatile.Read(ref _openCursors) > 0)
-        {
-            if (clock.Elapsed >= errors.Timeout)
-            {
-                throw new StoreTimeoutException(Directory, StoreBackend.Lmdb, errors.Timeout,
-                    "Compact waited for this process's open scans to be disposed longer than the timeout; dispose every cursor before calling Compact.");
-            }
-
-            Thread.Sleep(1);
-        }
-    }
+    private static readonly TimeSpan CompactRetryPause = TimeSpan.FromMilliseconds(50);
 
     private static TimeSpan Left(LmdbErrors errors, Stopwatch clock)
     {

@@ -14,41 +14,98 @@ internal enum LmdbWriteKind
 
 internal sealed partial class LmdbEnvironment
 {
+    private readonly LmdbWriteQueue _queue = new();
+    private readonly List<LmdbWriteRequest> _group = new(LmdbWriteQueue.MaxGroup);
+    private long _combinedCommits;
+
+    /// <summary>How many commits carried more than one caller's write (for tests and diagnostics).</summary>
+    internal long CombinedCommits => Volatile.Read(ref _combinedCommits);
+
+    /// <summary>How many callers wait for the writer now (for tests).</summary>
+    internal int PendingWrites => _queue.Pending;
+
     /// <summary>
-    /// Runs one write transaction behind the writer locks, growing the map and retrying when it fills, and commits it
-    /// without syncing. Returns the operation's result (keys removed, or a failed precondition's index, or -1) and the
-    /// commit's ticket for <see cref="GroupSync.WaitUntilSynced"/> (0 when nothing was committed).
+    /// Runs the write in an LMDB write transaction behind the writer locks, growing the map and retrying when it fills,
+    /// and commits it without syncing; concurrent callers' writes share one transaction (<see cref="LmdbWriteQueue"/>).
+    /// Returns the operation's result (keys removed, or a failed precondition's index, or -1) and the commit's ticket
+    /// for <see cref="GroupSync.WaitUntilSynced"/> (0 when nothing was committed).
     /// </summary>
-    public long Write(LmdbErrors errors, bool durable, LmdbWriteKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, WriteBatch? batch, out long ticket)
+    public unsafe long Write(LmdbErrors errors, bool durable, LmdbWriteKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, WriteBatch? batch, out long ticket)
     {
         var clock = Stopwatch.StartNew();
-        if (!Monitor.TryEnter(_writeLock, errors.Timeout))
+        fixed (byte* f = first, s = second)
         {
-            throw errors.TimedOut();
-        }
+            var request = LmdbWriteRequest.ForThisThread(errors, durable, kind, f, first.Length, s, second.Length, batch);
+            try
+            {
+                if (_queue.Join(request, clock))
+                {
+                    Lead(request, clock);
+                }
 
+                request.Failure?.Throw();
+                ticket = request.Ticket;
+                return request.Result;
+            }
+            finally
+            {
+                request.Clear();
+            }
+        }
+    }
+
+    // The leader takes both writer locks, then every waiting caller's write, and runs them in one transaction; each
+    // caller gets its own outcome.
+    private void Lead(LmdbWriteRequest leader, Stopwatch clock)
+    {
+        var errors = leader.Errors;
+        var grouped = false;
+        Exception? failure = null;
         try
         {
-            ThrowIfClosed(errors);
-            var left = errors.Timeout - clock.Elapsed;
-            if (!TakeWriters(errors, left < TimeSpan.Zero ? TimeSpan.Zero : left))
+            if (!Monitor.TryEnter(_writeLock, Left(errors, clock)))
             {
                 throw errors.TimedOut();
             }
 
             try
             {
-                SyncMode(durable, errors);
-                return WriteLocked(errors, kind, first, second, batch, out ticket);
+                ThrowIfClosed(errors);
+                if (!TakeWriters(errors, Left(errors, clock)))
+                {
+                    throw errors.TimedOut();
+                }
+
+                try
+                {
+                    _group.Clear();
+                    _queue.TakeGroup(leader, _group);
+                    grouped = true;
+                    SyncMode(AnyDurable(_group), errors);
+                    WriteGroupLocked(_group);
+                }
+                finally
+                {
+                    _writers.Release();
+                }
             }
             finally
             {
-                _writers.Release();
+                Monitor.Exit(_writeLock);
             }
+        }
+        catch (Exception e)
+        {
+            failure = e;
         }
         finally
         {
-            Monitor.Exit(_writeLock);
+            _queue.Finish(leader, grouped ? _group : null, failure);
+        }
+
+        if (!grouped && failure is not null)
+        {
+            leader.Failure = System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(failure);
         }
     }
 
@@ -65,8 +122,40 @@ internal sealed partial class LmdbEnvironment
         }
     }
 
-    private long WriteLocked(LmdbErrors errors, LmdbWriteKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, WriteBatch? batch, out long ticket)
+    // One transaction for the whole group; if it fails for any reason but a full map (which it grows and retries),
+    // each caller's write runs again alone, so one caller's failure is its own.
+    private void WriteGroupLocked(List<LmdbWriteRequest> group)
     {
+        if (group.Count > 1)
+        {
+            try
+            {
+                WriteLocked(group, 0, group.Count);
+                _combinedCommits++;
+                return;
+            }
+            catch (Exception e) when (e is DataStoreException or LmdbException)
+            {
+                // Nothing was committed; below, each write runs alone.
+            }
+        }
+
+        for (var i = 0; i < group.Count; i++)
+        {
+            try
+            {
+                WriteLocked(group, i, 1);
+            }
+            catch (Exception e)
+            {
+                group[i].Failure = System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(e);
+            }
+        }
+    }
+
+    private void WriteLocked(List<LmdbWriteRequest> group, int start, int count)
+    {
+        var errors = group[start].Errors;
         var env = Handle(errors);
         while (true)
         {
@@ -78,22 +167,15 @@ internal sealed partial class LmdbEnvironment
             }
 
             errors.Check(rc, "beginning a write transaction");
-            long result;
+            var wrote = false;
             try
             {
                 var writer = new LmdbWriter(txn, Dbi, Checksums, Directory);
-                result = kind switch
+                for (var i = start; i < start + count; i++)
                 {
-                    LmdbWriteKind.Put => Put(writer, first, second),
-                    LmdbWriteKind.Delete => Delete(writer, first),
-                    LmdbWriteKind.DeleteRange => writer.DeleteRange(first, second),
-                    _ => writer.Write(batch!),
-                };
-                if (kind == LmdbWriteKind.Batch && result >= 0)
-                {
-                    LmdbNative.TxnAbort(txn);
-                    ticket = 0;
-                    return result;
+                    var request = group[i];
+                    request.Result = Apply(writer, request);
+                    wrote |= Wrote(request);
                 }
             }
             catch (LmdbException e)
@@ -104,7 +186,7 @@ internal sealed partial class LmdbEnvironment
                     throw errors.Translate(e.Code, "writing");
                 }
 
-                Grow(SizeHint(kind, first, second, batch), errors);
+                Grow(SizeHint(group, start, count), errors);
                 continue;
             }
             catch
@@ -113,16 +195,27 @@ internal sealed partial class LmdbEnvironment
                 throw;
             }
 
+            if (!wrote)
+            {
+                LmdbNative.TxnAbort(txn);
+                return;
+            }
+
             rc = LmdbNative.TxnCommit(txn);
             if (rc == LmdbNative.MapFull)
             {
-                Grow(SizeHint(kind, first, second, batch), errors);
+                Grow(SizeHint(group, start, count), errors);
                 continue;
             }
 
             errors.Check(rc, "committing");
-            ticket = Sync.Committed();
-            return result;
+            var ticket = Sync.Committed();
+            for (var i = start; i < start + count; i++)
+            {
+                group[i].Ticket = Wrote(group[i]) ? ticket : 0;
+            }
+
+            return;
         }
     }
 
@@ -141,75 +234,47 @@ internal sealed partial class LmdbEnvironment
         _durableMode = durable;
     }
 
-    private static long Put(LmdbWriter writer, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    private static long Apply(LmdbWriter writer, LmdbWriteRequest request)
     {
-        writer.Put(key, value);
-        return -1;
+        switch (request.Kind)
+        {
+            case LmdbWriteKind.Put:
+                writer.Put(request.First, request.Second);
+                return -1;
+            case LmdbWriteKind.Delete:
+                writer.Delete(request.First);
+                return -1;
+            case LmdbWriteKind.DeleteRange:
+                return writer.DeleteRange(request.First, request.Second);
+            default:
+                return writer.Write(request.Batch!);
+        }
     }
 
-    private static long Delete(LmdbWriter writer, ReadOnlySpan<byte> key)
+    // A batch whose precondition failed wrote nothing; every other write did (or tried to).
+    private static bool Wrote(LmdbWriteRequest request) => request.Kind != LmdbWriteKind.Batch || request.Result < 0;
+
+    private static bool AnyDurable(List<LmdbWriteRequest> group)
     {
-        writer.Delete(key);
-        return -1;
+        foreach (var request in group)
+        {
+            if (request.Durable)
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
-    private static long SizeHint(LmdbWriteKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, WriteBatch? batch) =>
-        kind == LmdbWriteKind.Batch ? BatchBytes(batch!) : first.Length + (long)second.Length;
-
-    private static long BatchBytes(WriteBatch batch)
+    private static long SizeHint(List<LmdbWriteRequest> group, int start, int count)
     {
         long bytes = 0;
-        for (var i = 0; i < batch.OperationCount; i++)
+        for (var i = start; i < start + count; i++)
         {
-            var operation = batch.Operation(i);
-            bytes += operation.FirstLength + operation.SecondLength;
+            bytes += group[i].SizeHint();
         }
 
         return bytes;
-    }
-
-    /// <summary>Grows a full map: doubles it (by at most 4 GiB a step), and by at least twice the write's size.</summary>
-    private void Grow(long sizeHint, LmdbErrors errors)
-    {
-        var current = MapSize;
-        var step = Math.Max(Math.Min(current, 4L << 30), 2 * sizeHint + Megabyte);
-        var size = (current + step + Megabyte - 1) / Megabyte * Megabyte;
-        ResizeLocked(size, errors);
-    }
-
-    /// <summary>Adopts the map size another process grew the store to (a read found <c>MDB_MAP_RESIZED</c>).</summary>
-    private void AdoptMapSize(LmdbErrors errors)
-    {
-        if (!Monitor.TryEnter(_writeLock, errors.Timeout))
-        {
-            throw errors.TimedOut();
-        }
-
-        try
-        {
-            ResizeLocked(0, errors);
-        }
-        finally
-        {
-            Monitor.Exit(_writeLock);
-        }
-    }
-
-    // Holding the writer lock (so no write transaction is open): waits until no thread is inside the map, then
-    // remaps at the new size (0 = the size recorded in the file by whichever process grew it last).
-    private void ResizeLocked(long size, LmdbErrors errors)
-    {
-        int rc;
-        Gate.BeginExclusive();
-        try
-        {
-            rc = LmdbNative.EnvSetMapSize(Handle(errors), (nuint)size);
-        }
-        finally
-        {
-            Gate.EndExclusive();
-        }
-
-        errors.Check(rc, size == 0 ? "adopting the map size another process set" : $"growing the memory map to {size / Megabyte} MiB");
     }
 }

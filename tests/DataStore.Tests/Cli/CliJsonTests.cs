@@ -43,6 +43,9 @@ public sealed class CliJsonTests : IDisposable
         Assert.Equal(3, info.GetProperty("keys").GetInt64());
         Assert.True(info.GetProperty("sizeOnDisk").GetInt64() > 0);
         Assert.Contains("Persistent", info.GetProperty("capabilities").EnumerateArray().Select(c => c.GetString()));
+        var alone = backend is StoreBackend.RocksDb or StoreBackend.LiteDb ? "Owner" : "Direct"; // the tool is the only process
+        Assert.Equal(alone, info.GetProperty("sharing").GetString());
+        Assert.True(info.GetProperty("ownerProcessId").GetInt32() > 0);
 
         var verify = DatastoreTool.RunOk(_directory.Path, "verify", "--store", Store, "--json", "--quiet");
         var report = Parse(verify).Single(); // the "verified ..." summary went to stderr; bytes count keys and values

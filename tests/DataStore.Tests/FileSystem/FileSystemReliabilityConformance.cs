@@ -16,3 +16,8 @@ public sealed class FileSystemKillMaintenanceContract : KillMaintenanceContract
 {
     protected override StoreBackend Backend => StoreBackend.FileSystem;
 }
+
+public sealed class FileSystemMaintenanceBesideAppContract : MaintenanceBesideAppContract
+{
+    protected override StoreBackend Backend => StoreBackend.FileSystem;
+}

@@ -16,3 +16,8 @@ public sealed class LmdbKillMaintenanceContract : KillMaintenanceContract
 {
     protected override StoreBackend Backend => StoreBackend.Lmdb;
 }
+
+public sealed class LmdbMaintenanceBesideAppContract : MaintenanceBesideAppContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+}

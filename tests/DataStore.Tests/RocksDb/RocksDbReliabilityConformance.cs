@@ -16,3 +16,8 @@ public sealed class RocksDbKillMaintenanceContract : KillMaintenanceContract
 {
     protected override StoreBackend Backend => StoreBackend.RocksDb;
 }
+
+public sealed class RocksDbMaintenanceBesideAppContract : MaintenanceBesideAppContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using DataStore.Sharing;
+using DataStore.Tests.Cli;
 using DataStore.Tests.Conformance;
 
 namespace DataStore.Tests.Sharing;
@@ -120,6 +121,18 @@ public abstract class OwnerSharingContract : StoreContract
 
         Assert.Equal(StoreRole.Owner, store.Sharing.Role);
         StoreAssert.Holds(store, "a"u8.ToArray(), "1"u8.ToArray());
+    }
+
+    [Fact]
+    public void The_tool_says_it_is_a_client_of_the_process_that_holds_the_store()
+    {
+        Open().Dispose();
+        using var holder = ChildProcess.Start(["hold-open", StorePath, Backend.ToString(), "-", "60000"]);
+        holder.WaitForLine(l => l.StartsWith("HOLDING ", StringComparison.Ordinal), Wait);
+
+        var info = DatastoreTool.RunOk(StorePath, "info", "--store", StorePath).Text;
+
+        Assert.Contains($"client of process {holder.Id}, which owns the store", info, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -16,3 +16,8 @@ public sealed class SqliteKillMaintenanceContract : KillMaintenanceContract
 {
     protected override StoreBackend Backend => StoreBackend.Sqlite;
 }
+
+public sealed class SqliteMaintenanceBesideAppContract : MaintenanceBesideAppContract
+{
+    protected override StoreBackend Backend => StoreBackend.Sqlite;
+}

@@ -1,0 +1,109 @@
+using DataStore.Lmdb;
+using DataStore.Tests.Conformance;
+
+namespace DataStore.Tests.Lmdb;
+
+/// <summary>
+/// Concurrent writers share one LMDB transaction (ADR 0006), and each still gets its own outcome: a batch whose
+/// precondition fails, or a write that fails, fails alone and the others commit. Another process holds the writer
+/// lock while three callers queue, so the three are sure to meet in one transaction.
+/// </summary>
+public sealed class LmdbWriteCombiningTests : IDisposable
+{
+    private static readonly TimeSpan Wait = TimeSpan.FromSeconds(30);
+
+    private readonly TemporaryDirectory _directory = new();
+
+    private string StorePath => _directory.Sub("store");
+
+    [Fact]
+    public async Task A_failed_precondition_in_a_combined_transaction_leaves_the_other_callers_writes_committed()
+    {
+        using (var store = LmdbTestStores.OpenSmall(StorePath, 64L << 20))
+        {
+            store.Put("cas"u8, "v1"u8);
+            PreconditionFailure? failure = null;
+            var combined = await RunQueuedBehindAnotherProcess(
+                store,
+                () => store.Put("first"u8, "1"u8),
+                () => store.TryWrite(new WriteBatch().RequireValue("cas"u8, "other"u8).Put("cas"u8, "v2"u8).Put("lost"u8, "x"u8), out failure),
+                () => store.Write(new WriteBatch().RequireValue("cas"u8, "v1"u8).Put("last"u8, "3"u8)));
+
+            Assert.Equal(1, combined);
+            Assert.NotNull(failure);
+            Assert.Equal(0, failure.Index);
+        }
+
+        using var reopened = LmdbTestStores.OpenSmall(StorePath, 64L << 20);
+        StoreAssert.Holds(reopened, "first"u8.ToArray(), "1"u8.ToArray());
+        StoreAssert.Holds(reopened, "last"u8.ToArray(), "3"u8.ToArray());
+        StoreAssert.Holds(reopened, "cas"u8.ToArray(), "v1"u8.ToArray());
+        Assert.False(reopened.HaveKey("lost"u8));
+    }
+
+    [Fact]
+    public async Task A_write_that_fails_in_a_combined_transaction_fails_alone_and_the_others_commit()
+    {
+        using var store = LmdbTestStores.OpenSmall(StorePath, 64L << 20);
+        WriteDamagedPair(store, "damaged"u8);
+        Exception? error = null;
+        var combined = await RunQueuedBehindAnotherProcess(
+            store,
+            () => store.Put("first"u8, "1"u8),
+            () => error = Record.Exception(() => store.Write(new WriteBatch().RequireValue("damaged"u8, "x"u8).Put("lost"u8, "x"u8))),
+            () => store.Put("last"u8, "3"u8));
+
+        Assert.Equal(0, combined); // the shared transaction failed, and each write ran again alone
+        Assert.IsType<StoreFormatException>(error);
+        StoreAssert.Holds(store, "first"u8.ToArray(), "1"u8.ToArray());
+        StoreAssert.Holds(store, "last"u8.ToArray(), "3"u8.ToArray());
+        Assert.False(store.HaveKey("lost"u8));
+    }
+
+    public void Dispose() => _directory.Dispose();
+
+    // Starts each write on its own thread while a child process holds the writer lock, waits until all of them
+    // queue, lets the child release the lock, and returns how many combined commits that made.
+    private async Task<long> RunQueuedBehindAnotherProcess(LmdbStore store, params Action[] writes)
+    {
+        var before = store.Environment.CombinedCommits;
+        using var holder = ChildProcess.Start(["hold-lmdb-write-lock", StorePath, "Lmdb", "-", "3000"]);
+        holder.WaitForLine(l => l == "LOCKED", Wait);
+        var tasks = new List<Task>();
+        foreach (var write in writes)
+        {
+            tasks.Add(Task.Run(write, TestContext.Current.CancellationToken));
+            await WaitForPending(store, tasks.Count);
+        }
+
+        Assert.False(tasks.Exists(t => t.IsCompleted), "a write finished while another process held the writer lock");
+        await Task.WhenAll(tasks).WaitAsync(Wait, TestContext.Current.CancellationToken);
+        Assert.Equal(0, holder.WaitForExit(Wait));
+        return store.Environment.CombinedCommits - before;
+    }
+
+    private static async Task WaitForPending(LmdbStore store, int count)
+    {
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        while (store.Environment.PendingWrites < count)
+        {
+            Assert.True(clock.Elapsed < Wait, $"{count} writes did not queue");
+            await Task.Delay(5, TestContext.Current.CancellationToken);
+        }
+    }
+
+    // A pair whose stored value lacks its checksum, written through LMDB directly: reading it is a damage error.
+    private static unsafe void WriteDamagedPair(LmdbStore store, ReadOnlySpan<byte> key)
+    {
+        var env = store.Environment;
+        Assert.Equal(0, LmdbNative.TxnBegin(env.RawHandle, 0, 0, out var txn));
+        fixed (byte* k = key, v = "zz"u8)
+        {
+            var keyVal = new LmdbNative.Val(k, key.Length);
+            var data = new LmdbNative.Val(v, 2);
+            Assert.Equal(0, LmdbNative.Put(txn, env.Dbi, &keyVal, &data, 0));
+        }
+
+        Assert.Equal(0, LmdbNative.TxnCommit(txn));
+    }
+}
