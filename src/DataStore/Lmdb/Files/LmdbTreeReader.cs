@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.InteropServices;
 
 namespace DataStore.Lmdb.Files;
 
@@ -21,12 +22,14 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
     private byte[] _previous = [];
     private int _previousLength = -1;
     private ulong _pairs;
+    private bool _integerKeys;
 
     /// <summary>Calls <paramref name="visit"/> with every pair of <paramref name="tree"/>, in key order.</summary>
     public void Walk(LmdbTree tree, string name, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit, CancellationToken cancellationToken = default)
     {
         _previousLength = -1;
         _pairs = 0;
+        _integerKeys = tree == file.Meta.Free; // LMDB keys its free-page tree by transaction id, a native integer (MDB_INTEGERKEY)
         if (!tree.IsEmpty)
         {
             if (tree.Depth < 1 || tree.Depth > MaxDepth)
@@ -112,7 +115,7 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
 
     private void Pair(ReadOnlySpan<byte> key, ushort flags, int size, ReadOnlySpan<byte> data, ulong pageNumber, string name, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit)
     {
-        if (_previousLength >= 0 && key.SequenceCompareTo(_previous.AsSpan(0, _previousLength)) <= 0)
+        if (_previousLength >= 0 && Compare(key, _previous.AsSpan(0, _previousLength)) <= 0)
         {
             throw file.Damage($"a key on page {pageNumber} of its {name} tree is out of order");
         }
@@ -157,4 +160,12 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
 
         visit(key, overflow.AsSpan(_layout.HeaderSize, size));
     }
+
+    /// <summary>Key order: bytes (memcmp) in the main tree, native unsigned integers in the free-page tree.</summary>
+    private int Compare(ReadOnlySpan<byte> key, ReadOnlySpan<byte> previous) => (_integerKeys, key.Length, previous.Length) switch
+    {
+        (true, 8, 8) => MemoryMarshal.Read<ulong>(key).CompareTo(MemoryMarshal.Read<ulong>(previous)),
+        (true, 4, 4) => MemoryMarshal.Read<uint>(key).CompareTo(MemoryMarshal.Read<uint>(previous)),
+        _ => key.SequenceCompareTo(previous),
+    };
 }
