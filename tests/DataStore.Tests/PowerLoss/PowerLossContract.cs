@@ -20,7 +20,7 @@ namespace DataStore.Tests.PowerLoss;
 /// </remarks>
 public abstract class PowerLossContract : StoreContract
 {
-    public const int DefaultPoints = 9;
+    public const int DefaultPoints = 6;
     private const int SyncIntervalMilliseconds = 250;
     private const string Rule = "9: a power loss costs at most what the durability level allows";
 

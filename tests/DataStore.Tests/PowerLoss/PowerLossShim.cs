@@ -2,7 +2,7 @@ using System.Diagnostics;
 
 namespace DataStore.Tests.PowerLoss;
 
-/// <summary>Builds powerloss-shim.c with the machine's C compiler, once per test run.</summary>
+/// <summary>Builds the power-loss shim (powerloss-shim.c, powerloss-log.c) with the machine's C compiler, once per test run.</summary>
 public static class PowerLossShim
 {
     private static readonly Lazy<(string? Library, string? Missing)> Built = new(Build);
@@ -25,12 +25,13 @@ public static class PowerLossShim
             return (null, "no C compiler ('cc' is not on PATH) to build the power-loss shim; .ci/run installs gcc where it is missing");
         }
 
-        var source = Path.Combine(AppContext.BaseDirectory, "PowerLoss", "powerloss-shim.c");
+        var sources = Path.Combine(AppContext.BaseDirectory, "PowerLoss");
         var directory = Path.Combine(Path.GetTempPath(), "datastore-tests", $"powerloss-shim-{Environment.ProcessId}");
         Directory.CreateDirectory(directory);
+        AppDomain.CurrentDomain.ProcessExit += (_, _) => Directory.Delete(directory, recursive: true);
         var library = Path.Combine(directory, "libdatastore-powerloss.so");
         var start = new ProcessStartInfo(compiler) { RedirectStandardError = true, RedirectStandardOutput = true };
-        foreach (var arg in new[] { "-shared", "-fPIC", "-O2", "-o", library, source, "-ldl", "-lpthread" })
+        foreach (var arg in new[] { "-shared", "-fPIC", "-O2", "-o", library, Path.Combine(sources, "powerloss-shim.c"), Path.Combine(sources, "powerloss-log.c"), "-ldl", "-lpthread" })
         {
             start.ArgumentList.Add(arg);
         }
@@ -40,6 +41,6 @@ public static class PowerLossShim
         process.WaitForExit();
         return process.ExitCode == 0
             ? (library, null)
-            : throw new InvalidOperationException($"{compiler} could not build {source} (exit {process.ExitCode}): {errors}");
+            : throw new InvalidOperationException($"{compiler} could not build the shim in {sources} (exit {process.ExitCode}): {errors}");
     }
 }

@@ -2,8 +2,7 @@
 // changes what a power loss could keep: opens and creations, writes (with their data), truncations and
 // allocations, fsync/fdatasync/sync_file_range/syncfs/sync, renames, unlinks, mkdir/rmdir, links, and the
 // mmap/msync of those files. Writes to DATASTORE_POWERLOSS_MARKS (the workload's acknowledgements) are recorded
-// as marks, in the same order. The log (DATASTORE_POWERLOSS_LOG) is read by PowerLossLog.cs; its record layout
-// is the struct below followed by the path, the second path and the data.
+// as marks, in the same order, to the log (DATASTORE_POWERLOSS_LOG; powerloss-log.c writes it).
 //
 // Every recorded call runs under one lock, so the log's order is the order the calls took effect. The engines
 // reach libc through their own PLT (SQLite: open64/pwrite64/write/fsync/ftruncate64; RocksDB: open/write/pwrite/
@@ -11,279 +10,7 @@
 // .NET's System.Native: open64/pwrite64/pwritev64/write/fsync/ftruncate64/fallocate64/rename/unlink/mkdir), which
 // LD_PRELOAD interposes. DataStore's own [LibraryImport("libc")] calls are resolved with dlsym on libc's handle,
 // which LD_PRELOAD does not see: dlsym is interposed too and hands back this library's function instead.
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/sendfile.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/uio.h>
-#include <time.h>
-#include <unistd.h>
-
-enum kind {
-    K_OPEN = 1, K_CLOSE, K_WRITE, K_TRUNCATE, K_FALLOCATE, K_FSYNC, K_FDATASYNC, K_SYNC_RANGE, K_SYNCFS, K_SYNC,
-    K_RENAME, K_UNLINK, K_MKDIR, K_RMDIR, K_LINK, K_MMAP, K_MSYNC, K_MARK, K_UNSUPPORTED, K_DUP
-};
-
-struct record {
-    uint32_t size;     // of the whole record, header included
-    uint16_t kind;
-    uint16_t path_length;
-    uint32_t path2_length;
-    int32_t fd;
-    int64_t time_ns;   // CLOCK_MONOTONIC
-    int64_t a, b, c;   // per kind: open (flags, is directory, mode), write (offset, length, 0), truncate (length)...
-    uint32_t data_length;
-    uint32_t pad;
-};
-
-#define MAX_FDS 65536
-#define MAX_MAPS 256
-static char tracked[MAX_FDS];   // 1 = a file or directory under the root, 2 = the marks file
-static struct { void *address; size_t length; int fd; } maps[MAX_MAPS];
-static char root[4096], marks[4096];
-static size_t root_length;
-static int log_fd = -1;
-static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
-static char *buffer;
-static size_t buffered;
-#define BUFFER_SIZE (1 << 20)
-
-static void *(*real_dlsym)(void *, const char *);
-#define REAL(name) static __typeof__(name) *real_##name
-REAL(open); REAL(open64); REAL(openat); REAL(openat64); REAL(creat); REAL(creat64); REAL(close); REAL(dup);
-REAL(dup2); REAL(dup3); REAL(write); REAL(pwrite); REAL(pwrite64); REAL(writev); REAL(pwritev); REAL(pwritev64);
-REAL(pwritev2); REAL(ftruncate); REAL(ftruncate64); REAL(truncate); REAL(fallocate); REAL(fallocate64);
-REAL(posix_fallocate); REAL(posix_fallocate64); REAL(fsync); REAL(fdatasync); REAL(sync_file_range);
-REAL(syncfs); REAL(sync); REAL(rename); REAL(renameat); REAL(renameat2); REAL(unlink); REAL(unlinkat);
-REAL(mkdir); REAL(mkdirat); REAL(rmdir); REAL(link); REAL(linkat); REAL(symlink); REAL(mmap); REAL(mmap64);
-REAL(msync); REAL(munmap); REAL(copy_file_range); REAL(sendfile); REAL(sendfile64); REAL(fclose);
-REAL(lseek);
-
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void flush_buffer(void)
-{
-    size_t done = 0;
-    while (done < buffered) {
-        ssize_t n = real_write(log_fd, buffer + done, buffered - done);
-        if (n <= 0) {
-            break;
-        }
-        done += (size_t)n;
-    }
-    buffered = 0;
-}
-
-static void initialize(void)
-{
-    real_dlsym = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
-    if (real_dlsym == NULL) {
-        real_dlsym = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-    }
-#define RESOLVE(name) real_##name = (__typeof__(real_##name))real_dlsym(RTLD_NEXT, #name)
-    RESOLVE(open); RESOLVE(open64); RESOLVE(openat); RESOLVE(openat64); RESOLVE(creat); RESOLVE(creat64);
-    RESOLVE(close); RESOLVE(dup); RESOLVE(dup2); RESOLVE(dup3); RESOLVE(write); RESOLVE(pwrite); RESOLVE(pwrite64);
-    RESOLVE(writev); RESOLVE(pwritev); RESOLVE(pwritev64); RESOLVE(pwritev2); RESOLVE(ftruncate);
-    RESOLVE(ftruncate64); RESOLVE(truncate); RESOLVE(fallocate); RESOLVE(fallocate64); RESOLVE(posix_fallocate);
-    RESOLVE(posix_fallocate64); RESOLVE(fsync); RESOLVE(fdatasync); RESOLVE(sync_file_range); RESOLVE(syncfs);
-    RESOLVE(sync); RESOLVE(rename); RESOLVE(renameat); RESOLVE(renameat2); RESOLVE(unlink); RESOLVE(unlinkat);
-    RESOLVE(mkdir); RESOLVE(mkdirat); RESOLVE(rmdir); RESOLVE(link); RESOLVE(linkat); RESOLVE(symlink);
-    RESOLVE(mmap); RESOLVE(mmap64); RESOLVE(msync); RESOLVE(munmap); RESOLVE(copy_file_range); RESOLVE(sendfile);
-    RESOLVE(sendfile64); RESOLVE(fclose); RESOLVE(lseek);
-    const char *r = getenv("DATASTORE_POWERLOSS_ROOT");
-    const char *m = getenv("DATASTORE_POWERLOSS_MARKS");
-    const char *l = getenv("DATASTORE_POWERLOSS_LOG");
-    if (r == NULL || l == NULL) {
-        return;
-    }
-    snprintf(root, sizeof root, "%s", r);
-    root_length = strlen(root);
-    while (root_length > 1 && root[root_length - 1] == '/') {
-        root[--root_length] = '\0';
-    }
-    snprintf(marks, sizeof marks, "%s", m == NULL ? "" : m);
-    log_fd = real_open(l, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    buffer = malloc(BUFFER_SIZE);
-}
-
-static int active(void)
-{
-    pthread_once(&once, initialize);
-    return log_fd >= 0 && buffer != NULL;
-}
-
-__attribute__((destructor)) static void finish(void)
-{
-    if (active()) {
-        pthread_mutex_lock(&lock);
-        flush_buffer();
-        pthread_mutex_unlock(&lock);
-    }
-}
-
-static int64_t now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-// Appends one record; the caller holds the lock. data may be an iovec list (count >= 0) or plain bytes.
-static void emit(int kind, int fd, const char *path, const char *path2, int64_t a, int64_t b, int64_t c,
-                 const void *data, size_t data_length, const struct iovec *iov, int iovcnt)
-{
-    struct record h = {0};
-    size_t p1 = path == NULL ? 0 : strlen(path), p2 = path2 == NULL ? 0 : strlen(path2);
-    h.kind = (uint16_t)kind;
-    h.path_length = (uint16_t)p1;
-    h.path2_length = (uint32_t)p2;
-    h.fd = fd;
-    h.time_ns = now();
-    h.a = a;
-    h.b = b;
-    h.c = c;
-    h.data_length = (uint32_t)data_length;
-    h.size = (uint32_t)(sizeof h + p1 + p2 + data_length);
-    if (buffered + h.size > BUFFER_SIZE) {
-        flush_buffer();
-    }
-    if (h.size > BUFFER_SIZE) { // a huge write: header and paths through the buffer, the data straight out
-        memcpy(buffer + buffered, &h, sizeof h);
-        buffered += sizeof h;
-        memcpy(buffer + buffered, path, p1);
-        buffered += p1;
-        memcpy(buffer + buffered, path2, p2);
-        buffered += p2;
-        flush_buffer();
-        if (iov != NULL) {
-            size_t left = data_length;
-            for (int i = 0; i < iovcnt && left > 0; i++) {
-                size_t n = iov[i].iov_len < left ? iov[i].iov_len : left;
-                for (size_t done = 0; done < n;) {
-                    ssize_t w = real_write(log_fd, (const char *)iov[i].iov_base + done, n - done);
-                    if (w <= 0) return;
-                    done += (size_t)w;
-                }
-                left -= n;
-            }
-        } else {
-            for (size_t done = 0; done < data_length;) {
-                ssize_t w = real_write(log_fd, (const char *)data + done, data_length - done);
-                if (w <= 0) return;
-                done += (size_t)w;
-            }
-        }
-        return;
-    }
-    memcpy(buffer + buffered, &h, sizeof h);
-    buffered += sizeof h;
-    memcpy(buffer + buffered, path, p1);
-    buffered += p1;
-    memcpy(buffer + buffered, path2, p2);
-    buffered += p2;
-    if (iov != NULL) {
-        size_t left = data_length;
-        for (int i = 0; i < iovcnt && left > 0; i++) {
-            size_t n = iov[i].iov_len < left ? iov[i].iov_len : left;
-            memcpy(buffer + buffered, iov[i].iov_base, n);
-            buffered += n;
-            left -= n;
-        }
-    } else if (data_length > 0) {
-        memcpy(buffer + buffered, data, data_length);
-        buffered += data_length;
-    }
-}
-
-// The path of (dirfd, path) relative to the root ("" for the root itself), or NULL when it lies outside.
-static const char *relative(int dirfd, const char *path, char *out, size_t size)
-{
-    char full[8192];
-    if (path == NULL) {
-        return NULL;
-    }
-    if (path[0] == '/') {
-        snprintf(full, sizeof full, "%s", path);
-    } else {
-        char base[4096];
-        if (dirfd == AT_FDCWD) {
-            if (getcwd(base, sizeof base) == NULL) return NULL;
-        } else {
-            char link[64];
-            snprintf(link, sizeof link, "/proc/self/fd/%d", dirfd);
-            ssize_t n = readlink(link, base, sizeof base - 1);
-            if (n < 0) return NULL;
-            base[n] = '\0';
-        }
-        snprintf(full, sizeof full, "%s/%s", base, path);
-    }
-    // Collapse "//" and "/./" (the engines build paths by joining).
-    char clean[8192];
-    size_t j = 0;
-    for (size_t i = 0; full[i] != '\0' && j < sizeof clean - 1; i++) {
-        if (full[i] == '/' && j > 0 && clean[j - 1] == '/') continue;
-        if (full[i] == '.' && j > 0 && clean[j - 1] == '/' && (full[i + 1] == '/' || full[i + 1] == '\0')) continue;
-        clean[j++] = full[i];
-    }
-    while (j > 1 && clean[j - 1] == '/') j--;
-    clean[j] = '\0';
-    if (strncmp(clean, root, root_length) != 0 || (clean[root_length] != '\0' && clean[root_length] != '/')) {
-        return NULL;
-    }
-    snprintf(out, size, "%s", clean[root_length] == '/' ? clean + root_length + 1 : "");
-    return out;
-}
-
-static int is_tracked(int fd)
-{
-    return fd >= 0 && fd < MAX_FDS && tracked[fd] == 1;
-}
-
-static int is_marks(int fd)
-{
-    return fd >= 0 && fd < MAX_FDS && tracked[fd] == 2;
-}
-
-// True when the path is the marks file or lies under the root (its relative path then in rel).
-static int relevant(int dirfd, const char *path, char *rel)
-{
-    if (path == NULL) return 0;
-    if (marks[0] != '\0' && strcmp(path, marks) == 0) {
-        rel[0] = '\0';
-        return 1;
-    }
-    return relative(dirfd, path, rel, 4096) != NULL;
-}
-
-// A descriptor opened behind the shim's back (or outside the root) means nothing to it any more.
-static void forget(int fd)
-{
-    if (fd >= 0 && fd < MAX_FDS) tracked[fd] = 0;
-}
-
-// Records an open under the root (or of the marks file) that returned fd.
-static void opened(int fd, const char *path, const char *rel, int flags, mode_t mode)
-{
-    if (fd < 0 || fd >= MAX_FDS) return;
-    if (marks[0] != '\0' && strcmp(path, marks) == 0) {
-        tracked[fd] = 2;
-        return;
-    }
-    struct stat st;
-    int directory = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
-    tracked[fd] = 1;
-    emit(K_OPEN, fd, rel, NULL, flags, directory, mode, NULL, 0, NULL, 0);
-}
+#include "powerloss.h"
 
 #define OPEN_BODY(call, dirfd)                                        \
     mode_t mode = 0;                                                  \
@@ -315,33 +42,6 @@ int openat64(int dirfd, const char *path, int flags, ...) { OPEN_BODY(real_opena
 int creat(const char *path, mode_t mode) { return open(path, O_CREAT | O_WRONLY | O_TRUNC, mode); }
 int creat64(const char *path, mode_t mode) { return open(path, O_CREAT | O_WRONLY | O_TRUNC, mode); }
 
-int close(int fd)
-{
-    if (!active() || fd < 0 || fd >= MAX_FDS || tracked[fd] == 0) return real_close(fd);
-    pthread_mutex_lock(&lock);
-    if (is_tracked(fd)) emit(K_CLOSE, fd, NULL, NULL, 0, 0, 0, NULL, 0, NULL, 0);
-    if (fd >= 0 && fd < MAX_FDS) tracked[fd] = 0;
-    int result = real_close(fd);
-    int saved = errno;
-    pthread_mutex_unlock(&lock);
-    errno = saved;
-    return result;
-}
-
-int fclose(FILE *stream)
-{
-    int fd = fileno(stream);
-    if (!active() || fd < 0 || fd >= MAX_FDS || tracked[fd] == 0) return real_fclose(stream);
-    pthread_mutex_lock(&lock);
-    if (is_tracked(fd)) emit(K_CLOSE, fd, NULL, NULL, 0, 0, 0, NULL, 0, NULL, 0);
-    if (fd >= 0 && fd < MAX_FDS) tracked[fd] = 0;
-    int result = real_fclose(stream);
-    int saved = errno;
-    pthread_mutex_unlock(&lock);
-    errno = saved;
-    return result;
-}
-
 // A duplicated descriptor: the new one means what the old one meant (and no longer what it meant before).
 static int duplicated(int from, int to)
 {
@@ -351,27 +51,6 @@ static int duplicated(int from, int to)
     if (tracked[to] == 1) emit(K_DUP, to, NULL, NULL, from, 0, 0, NULL, 0, NULL, 0);
     return to;
 }
-
-#define TRACKED(fd) ((fd) >= 0 && (fd) < MAX_FDS && tracked[(fd)] != 0)
-#define PATH1(dirfd, path) under_root(dirfd, path)
-#define PATH2(fd1, a, fd2, b) (under_root(fd1, a) || under_root(fd2, b))
-#define MAPPED(address) is_mapped(address)
-
-static int under_root(int dirfd, const char *path)
-{
-    char rel[4096];
-    return relative(dirfd, path, rel, sizeof rel) != NULL;
-}
-
-static int is_mapped(void *address)
-{
-    for (int i = 0; i < MAX_MAPS; i++) {
-        char *start = maps[i].address;
-        if (start != NULL && (char *)address >= start && (char *)address < start + maps[i].length) return 1;
-    }
-    return 0;
-}
-
 
 // Runs the call under the lock, then records it, when it concerns a tracked descriptor or path; other calls (pipes,
 // sockets, files elsewhere) go straight through, never waiting for the lock.
@@ -384,6 +63,21 @@ static int is_mapped(void *address)
     pthread_mutex_unlock(&lock);                                      \
     errno = saved;                                                    \
     return result;
+
+// A tracked descriptor being closed: recorded, and forgotten before its number can be reused.
+static void closing(int fd)
+{
+    if (is_tracked(fd)) emit(K_CLOSE, fd, NULL, NULL, 0, 0, 0, NULL, 0, NULL, 0);
+    tracked[fd] = 0;
+}
+
+int close(int fd) { LOCKED_IF(TRACKED(fd), (closing(fd), real_close(fd)), (void)0) }
+
+int fclose(FILE *stream)
+{
+    int fd = fileno(stream);
+    LOCKED_IF(TRACKED(fd), (closing(fd), real_fclose(stream)), (void)0)
+}
 
 int dup(int fd) { if (active() && !TRACKED(fd)) { int r = real_dup(fd); forget(r); return r; } LOCKED_IF(1, real_dup(fd), if (result >= 0) duplicated(fd, result)) }
 int dup2(int fd, int to) { LOCKED_IF(TRACKED(fd) || TRACKED(to), real_dup2(fd, to), if (result >= 0) duplicated(fd, result)) }
@@ -527,20 +221,3 @@ int msync(void *address, size_t length, int flags) { LOCKED_IF(MAPPED(address), 
 ssize_t copy_file_range(int in, off64_t *in_at, int out, off64_t *out_at, size_t n, unsigned int flags) { LOCKED_IF(TRACKED(out), real_copy_file_range(in, in_at, out, out_at, n, flags), if (result > 0 && is_tracked(out)) emit(K_UNSUPPORTED, out, "copy_file_range", NULL, 0, 0, 0, NULL, 0, NULL, 0)) }
 ssize_t sendfile(int out, int in, off_t *at, size_t n) { LOCKED_IF(TRACKED(out), real_sendfile(out, in, at, n), if (result > 0 && is_tracked(out)) emit(K_UNSUPPORTED, out, "sendfile", NULL, 0, 0, 0, NULL, 0, NULL, 0)) }
 ssize_t sendfile64(int out, int in, off64_t *at, size_t n) { LOCKED_IF(TRACKED(out), real_sendfile64(out, in, at, n), if (result > 0 && is_tracked(out)) emit(K_UNSUPPORTED, out, "sendfile", NULL, 0, 0, 0, NULL, 0, NULL, 0)) }
-
-// DataStore's [LibraryImport("libc")] calls look their functions up on libc's own handle, which bypasses
-// LD_PRELOAD: hand back this library's function for every name it records.
-void *dlsym(void *handle, const char *name)
-{
-    pthread_once(&once, initialize);
-    void *found = real_dlsym(handle, name);
-    if (found == NULL || handle == RTLD_NEXT || handle == RTLD_DEFAULT) return found;
-#define SWAP(fn) if (strcmp(name, #fn) == 0 && found == (void *)real_##fn) return (void *)fn
-    SWAP(open); SWAP(open64); SWAP(openat); SWAP(openat64); SWAP(creat); SWAP(close); SWAP(dup); SWAP(dup2);
-    SWAP(dup3); SWAP(write); SWAP(pwrite); SWAP(pwrite64); SWAP(writev); SWAP(pwritev); SWAP(pwritev64);
-    SWAP(ftruncate); SWAP(ftruncate64); SWAP(fallocate); SWAP(posix_fallocate); SWAP(fsync); SWAP(fdatasync);
-    SWAP(sync_file_range); SWAP(syncfs); SWAP(sync); SWAP(rename); SWAP(renameat); SWAP(renameat2); SWAP(unlink);
-    SWAP(unlinkat); SWAP(mkdir); SWAP(mkdirat); SWAP(rmdir); SWAP(link); SWAP(linkat); SWAP(mmap); SWAP(msync);
-    SWAP(munmap);
-    return found;
-}

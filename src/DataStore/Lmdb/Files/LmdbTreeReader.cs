@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.InteropServices;
 
 namespace DataStore.Lmdb.Files;
 
@@ -137,13 +138,6 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
         }
     }
 
-    private int Compare(ReadOnlySpan<byte> key, ReadOnlySpan<byte> previous) =>
-        _integerKeys && key.Length == previous.Length && key.Length is 4 or 8
-            ? (key.Length == 8
-                ? BinaryPrimitives.ReadUInt64LittleEndian(key).CompareTo(BinaryPrimitives.ReadUInt64LittleEndian(previous))
-                : BinaryPrimitives.ReadUInt32LittleEndian(key).CompareTo(BinaryPrimitives.ReadUInt32LittleEndian(previous)))
-            : key.SequenceCompareTo(previous);
-
     private void Pair(ReadOnlySpan<byte> key, ushort flags, int size, ReadOnlySpan<byte> data, ulong pageNumber, string name, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit)
     {
         if (_previousLength >= 0 && Compare(key, _previous.AsSpan(0, _previousLength)) <= 0)
@@ -191,4 +185,12 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
 
         visit(key, overflow.AsSpan(_layout.HeaderSize, size));
     }
+
+    /// <summary>Key order: bytes (memcmp) in the main tree, native unsigned integers in the free-page tree.</summary>
+    private int Compare(ReadOnlySpan<byte> key, ReadOnlySpan<byte> previous) => (_integerKeys, key.Length, previous.Length) switch
+    {
+        (true, 8, 8) => MemoryMarshal.Read<ulong>(key).CompareTo(MemoryMarshal.Read<ulong>(previous)),
+        (true, 4, 4) => MemoryMarshal.Read<uint>(key).CompareTo(MemoryMarshal.Read<uint>(previous)),
+        _ => key.SequenceCompareTo(previous),
+    };
 }
