@@ -29,6 +29,7 @@ internal sealed class RocksDbOptions : IDisposable
         native.rocksdb_options_set_create_if_missing(options, 1);
         native.rocksdb_options_set_write_buffer_size(options, (UIntPtr)tuning.WriteBufferBytes);
         native.rocksdb_options_set_compression(options, tuning.Compression);
+        native.rocksdb_options_set_enable_pipelined_write(options, tuning.PipelinedWrites ? (byte)1 : (byte)0);
         native.rocksdb_options_set_keep_log_file_num(options, (UIntPtr)KeptInfoLogs);
         native.rocksdb_options_set_max_log_file_size(options, (UIntPtr)InfoLogBytes);
 
