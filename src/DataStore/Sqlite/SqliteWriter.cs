@@ -36,8 +36,9 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
                 session = SqliteSession.Open(file, errors, timeout, hasColumn);
             }
 
-            // Checkpoints run off the writer's path (SqliteCheckpointer), fed by the frames this connection reports.
-            session.Execute("PRAGMA wal_autocheckpoint=0", "configuring the writer connection");
+            // Checkpoints run off the writer's path (SqliteCheckpointer), fed by the frames this connection reports; a WAL
+            // file that a bulk load grew is cut back to 16 MiB when it starts over.
+            session.Execute("PRAGMA wal_autocheckpoint=0; PRAGMA journal_size_limit=16777216", "configuring the writer connection");
             return new SqliteWriter(session);
         }
         catch
