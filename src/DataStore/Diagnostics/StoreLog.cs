@@ -20,4 +20,7 @@ internal static partial class StoreLog
     [LoggerMessage(EventId = 5, EventName = "StoreCloseFailed", Level = LogLevel.Warning, Message = "Closing the {Backend} store at {Path} failed")]
     public static partial void CloseFailed(ILogger logger, Exception error, StoreBackend backend, string path);
 
+    [LoggerMessage(EventId = 6, EventName = "EngineReopened", Level = LogLevel.Warning, Message = "The engine of the {Backend} store at {Path} stopped; reopened: {Reopened}")]
+    public static partial void EngineReopened(ILogger logger, Exception error, StoreBackend backend, string path, bool reopened);
+
 }

@@ -29,6 +29,14 @@ internal sealed class LiteDbErrors(string directory)
 
     private string DataFile => Path.Combine(directory, LiteDbStore.DataFile);
 
+    /// <summary>
+    /// True for the failures after which LiteDB has closed its engine (a failed internal check, an I/O error) or stopped
+    /// serving it; a closed engine's disposed locks throw ObjectDisposedException (callers rule out their own disposal).
+    /// </summary>
+    public static bool StopsEngine(Exception e) => e is IOException or ObjectDisposedException ||
+        e is LiteException { ErrorCode: LiteException.INVALID_DATAFILE_STATE or LiteException.ENGINE_DISPOSED } ||
+        e is LiteException { Message: "Maximum number of transactions reached" };
+
     private static readonly string? LiteDbAssembly = typeof(LiteException).Assembly.GetName().Name;
 
     /// <summary>

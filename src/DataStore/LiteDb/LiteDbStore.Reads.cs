@@ -68,9 +68,11 @@ internal sealed partial class LiteDbStore
 
     protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Read(_db, key, "HaveKey", static (table, key) => table.Contains(key.First));
 
-    // A read that fails because Compact replaced the engine under it runs again.
+    // A read that fails because Compact replaced the engine under it runs again; so does one whose engine LiteDB
+    // stopped (once, on a fresh engine: a damaged file fails again and is reported).
     private T Read<T>(LiteDbEngine db, ReadOnlySpan<byte> key, string operation, Func<LiteDbTable, LiteDbSpans, T> read)
     {
+        var reopened = false;
         while (true)
         {
             try
@@ -80,11 +82,23 @@ internal sealed partial class LiteDbStore
             }
             catch (Exception e) when (LiteDbErrors.IsStoreFailure(e) || e is ObjectDisposedException)
             {
-                if (ReferenceEquals(db, _db) || IsDisposed)
+                if (!ReferenceEquals(db, _db) && !IsDisposed)
+                {
+                    db = _db;
+                    continue;
+                }
+
+                if (IsDisposed)
                 {
                     throw e is ObjectDisposedException ? e : _errors.Translate(e, operation);
                 }
 
+                if (reopened || !LiteDbErrors.StopsEngine(e) || !TryReopen(db, e))
+                {
+                    throw _errors.Translate(e, operation);
+                }
+
+                reopened = true;
                 db = _db;
             }
         }

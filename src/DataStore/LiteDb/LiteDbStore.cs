@@ -107,7 +107,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
             throw _errors.Translate(e, "Scanning");
         }
 
-        return _cursors.Add(this, scan, e => LiteDbErrors.IsStoreFailure(e) ? _errors.Translate(e, "Scanning") : e);
+        return _cursors.Add(this, scan, e => LiteDbErrors.IsStoreFailure(e) || (e is ObjectDisposedException && !IsDisposed) ? _errors.Translate(e, "Scanning") : e);
     }
 
     protected override int WriteCore(WriteBatch batch)
@@ -163,37 +163,48 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
     {
         long result;
         long ticket;
-        using (_writeLock.Enter())
+        for (var attempt = 0; ; attempt++)
         {
-            var db = _db;
-            try
+            using (_writeLock.Enter())
             {
-                using (_engine.Engine())
+                var db = _db;
+                var began = false;
+                try
                 {
-                    db.Engine.BeginTrans();
-                    try
+                    using (_engine.Engine())
                     {
-                        result = body(db, state);
-                        if (isBatch && result >= 0)
+                        db.Engine.BeginTrans();
+                        began = true;
+                        try
                         {
-                            db.Engine.Rollback();
-                            return result;
-                        }
+                            result = body(db, state);
+                            if (isBatch && result >= 0)
+                            {
+                                db.Engine.Rollback();
+                                return result;
+                            }
 
-                        db.Engine.Commit();
+                            db.Engine.Commit();
+                        }
+                        catch
+                        {
+                            Rollback(db.Engine);
+                            throw;
+                        }
                     }
-                    catch
+
+                    ticket = db.Committed();
+                    break;
+                }
+                catch (Exception e) when (LiteDbErrors.IsStoreFailure(e) || e is ObjectDisposedException)
+                {
+                    // LiteDB stopped its engine: reopen it. A write the stopped engine refused at its start wrote
+                    // nothing and runs again on the fresh engine; one that failed later is reported.
+                    if (!LiteDbErrors.StopsEngine(e) || !TryReopen(db, e) || began || attempt > 0)
                     {
-                        Rollback(db.Engine);
-                        throw;
+                        throw _errors.Translate(e, operation);
                     }
                 }
-
-                ticket = db.Committed();
-            }
-            catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
-            {
-                throw _errors.Translate(e, operation);
             }
         }
 
