@@ -98,7 +98,8 @@ internal static class EngineFiles
         try
         {
             var name = File.ReadAllText(System.IO.Path.Combine(directory, "CURRENT")).Trim();
-            return name.StartsWith("MANIFEST-", StringComparison.Ordinal) && name.IndexOfAny(['/', '\\']) < 0 ? name : null;
+            // MANIFEST- and digits only: a damaged CURRENT can hold any bytes (a NUL made the path an ArgumentException).
+            return name.Length > 9 && name.StartsWith("MANIFEST-", StringComparison.Ordinal) && name.AsSpan(9).IndexOfAnyExceptInRange('0', '9') < 0 ? name : null;
         }
         catch (FileNotFoundException)
         {
