@@ -26,16 +26,16 @@ internal sealed partial class LmdbEnvironment
 
     /// <summary>
     /// Runs the write in an LMDB write transaction behind the writer locks, growing the map and retrying when it fills,
-    /// and commits it without syncing; concurrent callers' writes share one transaction (<see cref="LmdbWriteQueue"/>).
+    /// and commits it, its pages synced and its meta page not (MDB_NOMETASYNC); concurrent callers' writes share one transaction (<see cref="LmdbWriteQueue"/>).
     /// Returns the operation's result (keys removed, or a failed precondition's index, or -1) and the commit's ticket
     /// for <see cref="GroupSync.WaitUntilSynced"/> (0 when nothing was committed).
     /// </summary>
-    public unsafe long Write(LmdbErrors errors, bool durable, LmdbWriteKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, WriteBatch? batch, out long ticket)
+    public unsafe long Write(LmdbErrors errors, LmdbWriteKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, WriteBatch? batch, out long ticket)
     {
         var started = Stopwatch.GetTimestamp();
         fixed (byte* f = first, s = second)
         {
-            var request = LmdbWriteRequest.ForThisThread(errors, durable, kind, f, first.Length, s, second.Length, batch);
+            var request = LmdbWriteRequest.ForThisThread(errors, kind, f, first.Length, s, second.Length, batch);
             try
             {
                 if (_queue.Join(request, started))

@@ -56,7 +56,7 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
-        _env.Write(_errors, _durability == Durability.Durable, LmdbWriteKind.Put, key, value, null, out var ticket);
+        _env.Write(_errors, LmdbWriteKind.Put, key, value, null, out var ticket);
         AfterCommit(ticket);
     }
 
@@ -123,13 +123,13 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
     {
-        _env.Write(_errors, _durability == Durability.Durable, LmdbWriteKind.Delete, key, default, null, out var ticket);
+        _env.Write(_errors, LmdbWriteKind.Delete, key, default, null, out var ticket);
         AfterCommit(ticket);
     }
 
     protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
     {
-        var removed = _env.Write(_errors, _durability == Durability.Durable, LmdbWriteKind.DeleteRange, start, end, null, out var ticket);
+        var removed = _env.Write(_errors, LmdbWriteKind.DeleteRange, start, end, null, out var ticket);
         AfterCommit(ticket);
         return removed;
     }
@@ -142,7 +142,7 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
 
     protected override int WriteCore(WriteBatch batch)
     {
-        var failed = (int)_env.Write(_errors, _durability == Durability.Durable, LmdbWriteKind.Batch, default, default, batch, out var ticket);
+        var failed = (int)_env.Write(_errors, LmdbWriteKind.Batch, default, default, batch, out var ticket);
         AfterCommit(ticket);
         return failed;
     }

@@ -25,8 +25,6 @@ internal sealed unsafe class LmdbWriteRequest
 
     public WriteBatch? Batch { get; private set; }
 
-    public bool Durable { get; private set; }
-
     public LmdbErrors Errors { get; private set; } = null!;
 
     public ReadOnlySpan<byte> First => new(_first, _firstLength);
@@ -48,11 +46,10 @@ internal sealed unsafe class LmdbWriteRequest
     public ExceptionDispatchInfo? Failure { get; set; }
 
     /// <summary>The calling thread's request, filled in; the pointers must stay pinned until the request is done.</summary>
-    public static LmdbWriteRequest ForThisThread(LmdbErrors errors, bool durable, LmdbWriteKind kind, byte* first, int firstLength, byte* second, int secondLength, WriteBatch? batch)
+    public static LmdbWriteRequest ForThisThread(LmdbErrors errors, LmdbWriteKind kind, byte* first, int firstLength, byte* second, int secondLength, WriteBatch? batch)
     {
         var request = s_current ??= new LmdbWriteRequest();
         request.Errors = errors;
-        request.Durable = durable;
         request.Kind = kind;
         request._first = first;
         request._firstLength = firstLength;
