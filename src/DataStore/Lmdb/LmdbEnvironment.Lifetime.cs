@@ -152,30 +152,26 @@ internal sealed partial class LmdbEnvironment
     public void Compact(LmdbErrors errors)
     {
         var clock = Stopwatch.StartNew();
-        while (true)
+        string? blocker = null;
+        while (!TryCompact(errors, clock, ref blocker))
         {
-            var blocker = TryCompact(errors, clock);
-            if (blocker is null)
-            {
-                return;
-            }
-
             if (clock.Elapsed >= errors.Timeout)
             {
-                throw new StoreTimeoutException(Directory, StoreBackend.Lmdb, errors.Timeout, blocker);
+                throw blocker is null ? errors.TimedOut() : new StoreTimeoutException(Directory, StoreBackend.Lmdb, errors.Timeout, blocker);
             }
 
             Thread.Sleep(CompactRetryPause);
         }
     }
 
-    // One attempt: compacts and returns null, or returns why it could not (another process has the store open, or
+    // One attempt: true when it compacted; otherwise false, with blocker set to why when something other than a
+    // writer holding the writer locks for the rest of the time stopped it (another process has the store open, or
     // this process has scans open).
-    private string? TryCompact(LmdbErrors errors, Stopwatch clock)
+    private bool TryCompact(LmdbErrors errors, Stopwatch clock, ref string? blocker)
     {
         if (!Monitor.TryEnter(_writeLock, Left(errors, clock)))
         {
-            throw errors.TimedOut();
+            return false;
         }
 
         try
@@ -183,27 +179,29 @@ internal sealed partial class LmdbEnvironment
             ThrowIfClosed(errors);
             if (!TakeWriters(errors, Left(errors, clock)))
             {
-                throw errors.TimedOut();
+                return false;
             }
 
             try
             {
                 if (Volatile.Read(ref _openCursors) > 0)
                 {
-                    return "Compact waited for this process's open scans to be disposed longer than the timeout; dispose every cursor before calling Compact.";
+                    blocker = "Compact waited for this process's open scans to be disposed longer than the timeout; dispose every cursor before calling Compact.";
+                    return false;
                 }
 
                 if (!_openFile.TryTake(exclusive: true, TimeSpan.Zero))
                 {
                     // A failed flock conversion gives the shared lock up: take it back before other writers come in.
                     _ = _openFile.TryTake(exclusive: false, TimeSpan.MaxValue);
-                    return "Compact replaces the data file, so it needs the store to itself, but another process kept it open longer than the timeout. Run Compact when the other programs have closed the store.";
+                    blocker = "Compact replaces the data file, so it needs the store to itself, but another process kept it open longer than the timeout. Run Compact when the other programs have closed the store.";
+                    return false;
                 }
 
                 try
                 {
                     CompactLocked(errors);
-                    return null;
+                    return true;
                 }
                 finally
                 {
