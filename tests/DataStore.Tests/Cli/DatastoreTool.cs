@@ -11,19 +11,22 @@ public static class DatastoreTool
     /// <summary>
     /// Runs <c>datastore</c> with <paramref name="args"/> in <paramref name="workingDirectory"/>, feeding
     /// <paramref name="stdin"/>; the child sees no DATASTORE* variables except those in <paramref name="environment"/>.
+    /// A run longer than <paramref name="limit"/> (60 s unless given) is killed and fails the test.
     /// </summary>
-    public static ToolResult Run(string workingDirectory, IEnumerable<string> args, byte[]? stdin = null, IReadOnlyDictionary<string, string>? environment = null)
+    public static ToolResult Run(
+        string workingDirectory, IEnumerable<string> args, byte[]? stdin = null, IReadOnlyDictionary<string, string>? environment = null, TimeSpan? limit = null)
     {
+        var wait = limit ?? TimeSpan.FromSeconds(60);
         using var process = Start(workingDirectory, args, environment);
         var output = new MemoryStream();
         var copyOutput = process.StandardOutput.BaseStream.CopyToAsync(output);
         var error = process.StandardError.ReadToEndAsync();
         process.StandardInput.BaseStream.Write(stdin ?? []);
         process.StandardInput.Close();
-        if (!process.WaitForExit(TimeSpan.FromSeconds(60)))
+        if (!process.WaitForExit(wait))
         {
             process.Kill(entireProcessTree: true);
-            Assert.Fail($"datastore {string.Join(' ', args)} did not exit within 60 s");
+            Assert.Fail($"datastore {string.Join(' ', args)} did not exit within {wait.TotalSeconds:0} s");
         }
 
         copyOutput.Wait();

@@ -14,6 +14,10 @@ public abstract class MaintenanceBesideAppContract : StoreContract
     private const string Rule = "8: tool maintenance beside a writing app never fails the app's writes";
     private static readonly TimeSpan Wait = TimeSpan.FromSeconds(60);
 
+    // The rule is about the app's writes, not the command's speed: a whole-store command on a loaded 2-core machine
+    // (FileSystem's backup writes one file per key) may take minutes, which fails nothing here.
+    private static readonly TimeSpan ToolLimit = TimeSpan.FromSeconds(240);
+
     private static int Keys { get; } = int.TryParse(Environment.GetEnvironmentVariable("DATASTORE_MAINTENANCE_KEYS"), CultureInfo.InvariantCulture, out var keys) ? keys : 20_000;
 
     [Theory]
@@ -35,7 +39,7 @@ public abstract class MaintenanceBesideAppContract : StoreContract
 
         using var app = ChildProcess.Start(["app-writes", StorePath, Backend.ToString(), "-", "10", "5"]);
         app.WaitForLine(l => l.StartsWith("ACK ", StringComparison.Ordinal), Wait);
-        var tool = DatastoreTool.Run(Directory.Path, args);
+        var tool = DatastoreTool.Run(Directory.Path, args, limit: ToolLimit);
         var acknowledged = AcknowledgedBy(app);
         app.WaitForLine(l => l == $"ACK {acknowledged + 3}" || l.StartsWith("FAIL ", StringComparison.Ordinal), Wait);
         app.KillHard();
