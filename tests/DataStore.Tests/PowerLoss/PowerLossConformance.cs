@@ -29,9 +29,4 @@ public sealed class FileSystemPowerLossContract : PowerLossContract
 public sealed class LiteDbPowerLossContract : PowerLossContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
-
-    protected override string? ReorderedDefect(Durability durability) => durability == Durability.Durable ? null :
-        "Known (ADR 0009, Power loss): LiteDB's log pages carry no checksum; a disk that keeps a transaction's confirming " +
-        "page from the unsynced log tail without an earlier page of the same transaction makes LiteDB apply a page of " +
-        "zeros or stale bytes, and the store reads as damaged. Only reordered points; synced-only and in-order points pass.";
 }
