@@ -44,6 +44,9 @@ internal static class RocksDbErrors
     public static bool IsInfoLogRace(string text) =>
         text.Contains("/LOG", StringComparison.Ordinal) && text.Contains("No such file or directory", StringComparison.OrdinalIgnoreCase);
 
+    /// <summary>True when RocksDB reported damage (its status code Corruption).</summary>
+    public static bool IsCorruption(string text) => text.StartsWith("Corruption", StringComparison.Ordinal);
+
     /// <summary>True when RocksDB refused to open because another process (or this one) holds the store's LOCK file.</summary>
     public static bool IsLockHeld(string text) =>
         text.Contains("LOCK", StringComparison.Ordinal) &&
@@ -68,7 +71,7 @@ internal static class RocksDbErrors
             return (StoreFailure.DiskFull, " Free space and retry.");
         }
 
-        if (text.StartsWith("Corruption", StringComparison.Ordinal))
+        if (IsCorruption(text))
         {
             return (StoreFailure.Corrupt, " The store's files are damaged; restore a backup.");
         }

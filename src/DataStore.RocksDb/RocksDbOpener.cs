@@ -43,6 +43,12 @@ internal static class RocksDbOpener
                     continue;
                 }
 
+                if (RocksDbErrors.IsCorruption(text) && RocksDbWalHole.TryOpen(directory, options.Handle, name) is var recovered && recovered != IntPtr.Zero)
+                {
+                    RecordOwner(directory);
+                    return recovered;
+                }
+
                 if (!RocksDbErrors.IsLockHeld(text))
                 {
                     throw RocksDbErrors.Exception(directory, "Opening the RocksDB database", text);

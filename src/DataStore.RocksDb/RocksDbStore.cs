@@ -39,6 +39,7 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
         Rocks.rocksdb_writeoptions_set_sync(_writeOptions, durability == Durability.Durable ? (byte)1 : (byte)0);
         _gate = new RocksDbWriteGate(directory, options.Timeout);
         _logger = logger;
+        RocksDbSyncMark.RecordAtOpen(directory, db, durability == Durability.Durable, logger);
         if (durability == Durability.Relaxed)
         {
             _walSync = new RocksDbWalSync(this, options.SyncInterval, logger);

@@ -7,7 +7,8 @@ namespace DataStore.RocksDb;
 /// <summary>
 /// The background sync of a Relaxed store: every <see cref="DataStoreOptions.SyncInterval"/>, when anything was
 /// written since the last sync, RocksDB's <c>FlushWAL(sync = true)</c> makes the WAL durable, so a power loss
-/// costs at most about one interval of writes. Writes themselves never wait for it.
+/// costs at most about one interval of writes, and <see cref="RocksDbSyncMark"/> records how far it reached.
+/// Writes themselves never wait for it.
 /// </summary>
 internal sealed class RocksDbWalSync : IDisposable
 {
@@ -44,6 +45,7 @@ internal sealed class RocksDbWalSync : IDisposable
         }
 
         _syncedSequence = sequence;
+        RocksDbSyncMark.TryWrite(_store.Path, sequence, durable: false, _logger);
     }
 
     /// <summary>Stops the timer and waits for a sync in progress.</summary>

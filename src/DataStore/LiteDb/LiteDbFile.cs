@@ -10,16 +10,23 @@ namespace DataStore.LiteDb;
 /// LiteDB calls <c>Flush()</c> on a stream it was given (it fsyncs only its own <see cref="FileStream"/>s). The
 /// data file fsyncs there, and first fsyncs the log when the log holds unsynced writes, so a checkpoint never
 /// overwrites data pages before the log that holds them is durable. The log does not sync on <c>Flush()</c>:
-/// the store syncs it (<see cref="Sync"/>) before a durable write returns and in the background.
+/// the store syncs it before a durable write returns and in the background. The log does sync before the page
+/// that confirms a transaction (a write barrier): LiteDB's log pages carry no checksum, so a disk that wrote the
+/// confirming page back before an earlier page of the log would have LiteDB apply that page's stale bytes.
 /// LiteDB wraps each stream in its own lock, so <see cref="Position"/> is never used by two threads at once.
 /// </remarks>
 internal sealed class LiteDbFile : Stream
 {
     private const int CopyBufferBytes = 1 << 20;
 
+    // LiteDB 5's page size and the header byte that marks a transaction's last page in the log (BasePage.P_IS_CONFIRMED).
+    private const int PageBytes = 8192;
+    private const int ConfirmedOffset = 18;
+
     private readonly FileStream _file;
     private readonly SafeFileHandle _handle;
     private readonly LiteDbFile? _logBeforeMe;
+    private readonly bool _isLog;
     private long _position;
     private volatile bool _dirty;
 
@@ -28,6 +35,7 @@ internal sealed class LiteDbFile : Stream
         _file = file;
         _handle = file.SafeFileHandle;
         _logBeforeMe = logBeforeMe;
+        _isLog = logBeforeMe is null;
     }
 
     /// <summary>Opens or creates the log file.</summary>
@@ -70,6 +78,11 @@ internal sealed class LiteDbFile : Stream
     public override void Write(byte[] buffer, int offset, int count)
     {
         _logBeforeMe?.Sync();
+        if (_isLog && ConfirmsATransaction(buffer, offset, count))
+        {
+            Sync(); // every earlier page of the log is on disk before the page that makes LiteDB apply them
+        }
+
         RandomAccess.Write(_handle, new ReadOnlySpan<byte>(buffer, offset, count), _position);
         _position += count;
         _dirty = true; // after the write, so a sync that clears the flag has the write to cover
@@ -125,6 +138,9 @@ internal sealed class LiteDbFile : Stream
             copied(offset);
         }
     }
+
+    private bool ConfirmsATransaction(byte[] buffer, int offset, int count) =>
+        count == PageBytes && _position % PageBytes == 0 && buffer[offset + ConfirmedOffset] != 0;
 
     private static FileStream Open(string path) =>
         new(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.ReadWrite, bufferSize: 0, FileOptions.RandomAccess);

@@ -7,14 +7,16 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
 {
     /// <summary>
     /// Opens and reads each store in a <c>DataStore.TestHost power-loss-read</c> child; when the child dies on a store
-    /// (a crash of the reading process), that store's reading is the error and a new child reads the rest.
+    /// (a crash of the reading process), that store's reading is the error and a new child reads the rest. The child
+    /// runs as after a restart of the machine: <c>DATASTORE_BOOT_ID</c> names a boot other than the writer's.
     /// </summary>
     public static List<PowerLossReading> ReadAll(StoreBackend backend, IReadOnlyList<string> stores)
     {
         var readings = new List<PowerLossReading>();
         while (readings.Count < stores.Count)
         {
-            var (code, output) = ChildProcess.Run(["power-loss-read", "-", backend.ToString(), "-", .. stores.Skip(readings.Count)], TimeSpan.FromMinutes(5));
+            var (code, output) = ChildProcess.Run(["power-loss-read", "-", backend.ToString(), "-", .. stores.Skip(readings.Count)], TimeSpan.FromMinutes(5),
+                ["env", $"DATASTORE_BOOT_ID=after-a-power-loss-{Guid.NewGuid():N}"]);
             var parsed = Parse(output);
             readings.AddRange(parsed);
             if (readings.Count < stores.Count)

@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Globalization;
+using DataStore.RocksDb;
 using DataStore.Tests.Conformance;
 
 namespace DataStore.Tests.RocksDb;
@@ -48,6 +49,24 @@ public sealed class RocksDbDamageTests : IDisposable
         var error = Assert.Throws<StoreFormatException>(() => Open().Dispose());
         Assert.Equal(StoreFailure.Corrupt, error.Cause);
         Assert.Contains(Path.GetFileName(wal), error.Message);
+    }
+
+    [Fact]
+    public void Zeroed_bytes_before_the_last_WAL_sync_are_an_error_naming_the_file_also_after_a_restart()
+    {
+        // A restart (another boot) lets recovery stop at a hole in the WAL's unsynced tail, which a power loss can leave;
+        // a hole in what the store recorded as synced is damage all the same.
+        var wal = FillAndKill(waitForSync: true);
+        using (var stream = new FileStream(wal, FileMode.Open, FileAccess.Write))
+        {
+            stream.Position = stream.Length / 2 / 4_096 * 4_096;
+            stream.Write(new byte[4_096]);
+        }
+
+        var (_, output) = ChildProcess.Run(["power-loss-read", "-", "RocksDb", "-", StorePath], TimeSpan.FromMinutes(2), ["env", "DATASTORE_BOOT_ID=another-boot"]);
+        var error = output.Split('\n').SingleOrDefault(line => line.StartsWith("ERROR ", StringComparison.Ordinal));
+        Assert.True(error is not null && error.StartsWith("ERROR StoreFormatException", StringComparison.Ordinal) && error.Contains(Path.GetFileName(wal), StringComparison.Ordinal),
+            $"expected an error naming {Path.GetFileName(wal)}, got: {output}");
     }
 
     [Fact]
@@ -111,11 +130,19 @@ public sealed class RocksDbDamageTests : IDisposable
         KeyValueStore.Open(new DataStoreOptions { Path = StorePath, Backend = StoreBackend.RocksDb, Timeout = TimeSpan.FromSeconds(10) });
 
     // A child writes every key and is killed with kill -9 before it can close the store; returns the WAL holding them.
-    private string FillAndKill()
+    // With waitForSync, the kill waits until the store has recorded a background WAL sync covering every key.
+    private string FillAndKill(bool waitForSync = false)
     {
         using (var child = ChildProcess.Start(["fill-and-hang", StorePath, "RocksDb", "-", "k", Keys.ToString(CultureInfo.InvariantCulture), ValueSize.ToString(CultureInfo.InvariantCulture)]))
         {
             child.WaitForLine(line => line == "FILLED", TimeSpan.FromSeconds(120));
+            var waited = System.Diagnostics.Stopwatch.StartNew();
+            while (waitForSync && !(RocksDbSyncMark.Read(StorePath) is { Sequence: >= Keys }))
+            {
+                Assert.True(waited.Elapsed < TimeSpan.FromSeconds(60), "the store recorded no WAL sync covering every key within 60 s");
+                Thread.Sleep(50);
+            }
+
             child.KillHard();
         }
 
