@@ -167,7 +167,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
         }
 
         var started = Telemetry.Start();
-        using var activity = StoreActivities.Start("write", Backend, Path);
+        using var activity = Telemetry.StartActivity("write", Backend, Path);
         var failed = WriteCore(batch);
         Telemetry.Record(StoreOperation.Write, Backend, started, succeeded: failed < 0);
         if (failed < 0)

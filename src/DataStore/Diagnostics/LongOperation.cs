@@ -17,7 +17,7 @@ internal static class LongOperation
     public static T Run<T>(StoreOperation operation, StoreTelemetry telemetry, StoreBackend backend, string path, Func<Activity?, T> body)
     {
         var started = telemetry.Start();
-        using var activity = StoreActivities.Start(StoreTelemetry.NameOf(operation), backend, path);
+        using var activity = telemetry.StartActivity(StoreTelemetry.NameOf(operation), backend, path);
         try
         {
             var result = body(activity);

@@ -26,9 +26,11 @@ internal sealed class StoreTelemetry
     private readonly Counter<long> _operations;
     private readonly Histogram<double> _duration;
     private readonly StoreSizes _sizes = new();
+    private readonly bool _traced;
 
-    private StoreTelemetry(Meter meter)
+    private StoreTelemetry(Meter meter, bool traced = true)
     {
+        _traced = traced;
         _operations = meter.CreateCounter<long>(OperationsName, "{operation}", "Store operations completed (point reads and writes, scans opened, batches, compactions).");
         _duration = meter.CreateHistogram<double>(DurationName, "s", "How long each store operation took.",
             advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [0.000_001, 0.000_01, 0.000_1, 0.001, 0.01, 0.1, 1, 10, 100] });
@@ -38,8 +40,8 @@ internal sealed class StoreTelemetry
     /// <summary>The process-wide instruments, for stores opened without an <see cref="IMeterFactory"/>.</summary>
     public static StoreTelemetry Shared { get; } = new(new Meter(MeterName, typeof(StoreTelemetry).Assembly.GetName().Version?.ToString()));
 
-    /// <summary>Instruments on a meter of another name, for an engine whose calls its owner already counts (ADR 0015: each process counts its own calls).</summary>
-    public static StoreTelemetry Uncounted { get; } = new(new Meter(MeterName + ".Engine"));
+    /// <summary>Instruments on a meter of another name, and no spans, for an engine whose calls its shared store already counts and traces (ADR 0015: each process counts its own calls).</summary>
+    public static StoreTelemetry Uncounted { get; } = new(new Meter(MeterName + ".Engine"), traced: false);
 
     /// <summary>The instruments on <paramref name="meterFactory"/>'s <c>DataStore</c> meter, or <see cref="Shared"/> without a factory.</summary>
     public static StoreTelemetry For(IMeterFactory? meterFactory) =>
@@ -51,6 +53,9 @@ internal sealed class StoreTelemetry
         store.Telemetry = this;
         _sizes.Add(store);
     }
+
+    /// <summary>Starts the span <c>datastore.{name}</c>, or returns null when nobody listens or the shared store above this engine traces the call.</summary>
+    public Activity? StartActivity(string name, StoreBackend backend, string path) => _traced ? StoreActivities.Start(name, backend, path) : null;
 
     /// <summary>A timestamp to pass to <c>Record</c>, or 0 when no listener wants durations.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
