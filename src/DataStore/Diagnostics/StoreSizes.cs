@@ -19,6 +19,19 @@ internal sealed class StoreSizes
     public static readonly TimeSpan MaxAge = TimeSpan.FromSeconds(5);
 
     private readonly List<Tracked> _stores = [];
+    private int _pruneAt = 16;
+
+    /// <summary>How many stores are tracked, open or not yet found closed.</summary>
+    public int Count
+    {
+        get
+        {
+            lock (_stores)
+            {
+                return _stores.Count;
+            }
+        }
+    }
 
     public void Add(KeyValueStoreBase store)
     {
@@ -29,6 +42,13 @@ internal sealed class StoreSizes
 
         lock (_stores)
         {
+            // Without a collector nothing observes: closed stores are dropped here, so the list stays as long as the open ones.
+            if (_stores.Count >= _pruneAt)
+            {
+                _stores.RemoveAll(tracked => !tracked.IsOpen());
+                _pruneAt = Math.Max(16, _stores.Count * 2);
+            }
+
             _stores.Add(new Tracked(new WeakReference<KeyValueStoreBase>(store), store.Backend.ToString(), store.Path));
         }
     }
@@ -58,6 +78,17 @@ internal sealed class StoreSizes
         public string Path => path;
 
         public long Bytes { get; private set; }
+
+        public bool IsOpen()
+        {
+            if (!store.TryGetTarget(out var target) || !target.TryEnterCall())
+            {
+                return false;
+            }
+
+            target.ExitCall();
+            return true;
+        }
 
         /// <summary>Measures the store again when its last size is stale; false once the store is gone.</summary>
         public bool TryMeasure()

@@ -69,6 +69,24 @@ public sealed class InstrumentTests : IDisposable
         Assert.Single(Sizes(path)); // the disposed store is not reported again
     }
 
+    [Fact]
+    public void Without_a_collector_the_size_gauge_forgets_closed_stores_as_new_ones_open()
+    {
+        var sizes = new DataStore.Diagnostics.StoreSizes();
+        for (var i = 0; i < 24; i++)
+        {
+            using var closed = (KeyValueStoreBase)KeyValueStore.Open(new DataStoreOptions { Path = _directory.Sub($"closed-{i}") });
+            sizes.Add(closed);
+        }
+
+        using var open = (KeyValueStoreBase)KeyValueStore.Open(new DataStoreOptions { Path = _directory.Sub("open") });
+        sizes.Add(open);
+
+        Assert.InRange(sizes.Count, 1, 16);
+        var measured = Assert.Single(sizes.Observe());
+        Assert.Contains(new KeyValuePair<string, object?>("path", open.Path), measured.Tags.ToArray());
+    }
+
     private List<Measured> Sizes(string path)
     {
         lock (_measured)

@@ -19,13 +19,8 @@ public sealed class LongOperationSpanTests : IDisposable
     [MemberData(nameof(TransferData.Backends), MemberType = typeof(TransferData))]
     public async Task Export_runs_in_a_datastore_export_span_with_the_pairs_and_bytes_written(StoreBackend backend)
     {
-        using var store = Filled(backend);
-        using var spans = new SpanRecorder(_directory.Path);
+        var (span, digest) = await Traced(backend, "datastore.export", store => store.ExportAsync(Stream.Null, cancellationToken: Token));
 
-        var digest = await store.ExportAsync(Stream.Null, cancellationToken: Token);
-
-        var span = spans.Single("datastore.export");
-        SpanRecorder.AssertOk(span, backend, store.Path);
         Assert.Equal(digest.Pairs, span.GetTagItem("datastore.pairs"));
         Assert.Equal(digest.Bytes, span.GetTagItem("datastore.bytes"));
     }
@@ -59,14 +54,10 @@ public sealed class LongOperationSpanTests : IDisposable
     {
         var target = backend == StoreBackend.Sqlite ? StoreBackend.Lmdb : StoreBackend.Sqlite;
         TransferData.RequireAvailable(target);
-        using var store = Filled(backend);
-        using var spans = new SpanRecorder(_directory.Path);
-
         var destination = _directory.Sub("migrated");
-        var digest = await store.MigrateAsync(TransferData.Options(destination, target), cancellationToken: Token);
 
-        var span = spans.Single("datastore.migrate");
-        SpanRecorder.AssertOk(span, backend, store.Path);
+        var (span, digest) = await Traced(backend, "datastore.migrate", store => store.MigrateAsync(TransferData.Options(destination, target), cancellationToken: Token));
+
         Assert.Equal(Path.GetFullPath(destination), span.GetTagItem("datastore.destination.path"));
         Assert.Equal(target.ToString(), span.GetTagItem("datastore.destination.backend"));
         Assert.Equal(digest.Pairs, span.GetTagItem("datastore.pairs"));
@@ -76,13 +67,8 @@ public sealed class LongOperationSpanTests : IDisposable
     [MemberData(nameof(TransferData.Backends), MemberType = typeof(TransferData))]
     public async Task Backup_runs_in_a_datastore_backup_span_with_the_copy_and_its_size(StoreBackend backend)
     {
-        using var store = Filled(backend);
-        using var spans = new SpanRecorder(_directory.Path);
+        var (span, result) = await Traced(backend, "datastore.backup", store => store.BackupAsync(_directory.Sub("backup"), cancellationToken: Token));
 
-        var result = await store.BackupAsync(_directory.Sub("backup"), cancellationToken: Token);
-
-        var span = spans.Single("datastore.backup");
-        SpanRecorder.AssertOk(span, backend, store.Path);
         Assert.Equal(result.Path, span.GetTagItem("datastore.destination.path"));
         Assert.Equal(result.Bytes, span.GetTagItem("datastore.bytes"));
     }
@@ -91,13 +77,8 @@ public sealed class LongOperationSpanTests : IDisposable
     [MemberData(nameof(TransferData.Backends), MemberType = typeof(TransferData))]
     public async Task Verify_runs_in_a_datastore_verify_span_with_the_pairs_read_and_the_problems_found(StoreBackend backend)
     {
-        using var store = Filled(backend);
-        using var spans = new SpanRecorder(_directory.Path);
+        var (span, report) = await Traced(backend, "datastore.verify", store => store.VerifyAsync(cancellationToken: Token));
 
-        var report = await store.VerifyAsync(cancellationToken: Token);
-
-        var span = spans.Single("datastore.verify");
-        SpanRecorder.AssertOk(span, backend, store.Path);
         Assert.Equal(report.Digest.Pairs, span.GetTagItem("datastore.pairs"));
         Assert.Equal(0L, span.GetTagItem("datastore.problems"));
     }
@@ -106,13 +87,8 @@ public sealed class LongOperationSpanTests : IDisposable
     [MemberData(nameof(TransferData.Backends), MemberType = typeof(TransferData))]
     public async Task Compact_runs_in_a_datastore_compact_span_with_the_size_before_and_after(StoreBackend backend)
     {
-        using var store = Filled(backend);
-        using var spans = new SpanRecorder(_directory.Path);
+        var (span, _) = await Traced(backend, "datastore.compact", store => store.CompactAsync(cancellationToken: Token));
 
-        await store.CompactAsync(cancellationToken: Token);
-
-        var span = spans.Single("datastore.compact");
-        SpanRecorder.AssertOk(span, backend, store.Path);
         Assert.True(span.GetTagItem("datastore.bytes_before") is long before && before > 0, "bytes_before");
         Assert.True(span.GetTagItem("datastore.bytes_after") is long after && after > 0, "bytes_after");
     }
@@ -165,6 +141,17 @@ public sealed class LongOperationSpanTests : IDisposable
         var span = spans.Single("datastore.verify");
         Assert.Equal(ActivityStatusCode.Error, span.Status);
         Assert.Equal("cancelled", span.GetTagItem("datastore.outcome"));
+    }
+
+    // Runs the operation on a filled store of the backend; returns its one span, checked to name the store and end well.
+    private async Task<(Activity Span, T Result)> Traced<T>(StoreBackend backend, string name, Func<IKeyValueStore, Task<T>> operation)
+    {
+        using var store = Filled(backend);
+        using var spans = new SpanRecorder(_directory.Path);
+        var result = await operation(store);
+        var span = spans.Single(name);
+        SpanRecorder.AssertOk(span, backend, store.Path);
+        return (span, result);
     }
 
     private IKeyValueStore Filled(StoreBackend backend)
