@@ -1,6 +1,5 @@
 using System.Runtime.InteropServices;
 using DataStore.Backup;
-using Microsoft.Extensions.Logging;
 
 namespace DataStore.RocksDb;
 
@@ -75,7 +74,7 @@ internal sealed unsafe partial class RocksDbStore
             if (error != IntPtr.Zero)
             {
                 // The WAL still holds everything, so the store stays whole; only the close is less tidy.
-                _logger.LogWarning("Flushing the RocksDB store at {Path} as it closed failed ({Error}); its WAL keeps the writes", _directory, RocksDbErrors.TakeMessage(error));
+                RocksDbLog.CloseFlushFailed(_logger, _directory, RocksDbErrors.TakeMessage(error));
             }
         }
         finally

@@ -40,7 +40,7 @@ internal sealed class RocksDbWalSync : IDisposable
         Rocks.rocksdb_flush_wal(_store.Db, 1, out error);
         if (error != IntPtr.Zero)
         {
-            _logger.LogWarning("Background sync of the RocksDB WAL at {Path} failed ({Error}); will retry", _store.Path, RocksDbErrors.TakeMessage(error));
+            RocksDbLog.WalSyncFailed(_logger, _store.Path, RocksDbErrors.TakeMessage(error));
             return;
         }
 

@@ -33,7 +33,7 @@ public static class KeyValueStore
             var store = OpenBackend(options, logger);
             if (store is KeyValueStoreBase instrumented)
             {
-                instrumented.Telemetry = StoreTelemetry.For(meterFactory);
+                StoreTelemetry.For(meterFactory).Attach(instrumented);
             }
 
             StoreLog.Opened(logger, store.Backend, store.Path, store.Durability);

@@ -167,7 +167,7 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
         }
 
         var started = Telemetry.Start();
-        using var activity = StoreActivities.Start("write", Backend, Path);
+        using var activity = Telemetry.StartActivity("write", Backend, Path);
         var failed = WriteCore(batch);
         Telemetry.Record(StoreOperation.Write, Backend, started, succeeded: failed < 0);
         if (failed < 0)
@@ -184,10 +184,17 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
     public void Compact()
     {
         using var call = Enter();
-        var started = Telemetry.Start();
-        using var activity = StoreActivities.Start("compact", Backend, Path);
+        LongOperation.Run(StoreOperation.Compact, Telemetry, Backend, Path, CompactTraced);
+    }
+
+    // With a listener, the span also carries the store's size before and after (a walk of its files each time).
+    private bool CompactTraced(System.Diagnostics.Activity? activity)
+    {
+        var measure = activity is not null && Backend != StoreBackend.InMemory;
+        activity?.SetTag("datastore.bytes_before", measure ? Backup.DirectorySize.Of(Path) : null);
         CompactCore();
-        Telemetry.Record(StoreOperation.Compact, Backend, started);
+        activity?.SetTag("datastore.bytes_after", measure ? Backup.DirectorySize.Of(Path) : null);
+        return true;
     }
 
     /// <summary>Releases every file, lock and native handle of the store.</summary>

@@ -1,3 +1,5 @@
+using DataStore.Diagnostics;
+
 namespace DataStore.Backup;
 
 /// <summary>
@@ -17,7 +19,13 @@ internal static class StoreBackup
 
         core.ThrowIfDisposed();
         var destination = CheckDestination(store, destinationPath);
-        return Task.Run(() => Run(core, destination, progress, cancellationToken), cancellationToken);
+        return Task.Run(() => LongOperation.Run(StoreOperation.Backup, core.Telemetry, core.Backend, core.Path, activity =>
+        {
+            activity?.SetTag("datastore.destination.path", destination);
+            var result = Run(core, destination, progress, cancellationToken);
+            activity?.SetTag("datastore.bytes", result.Bytes);
+            return result;
+        }), cancellationToken);
     }
 
     private static BackupResult Run(KeyValueStoreBase store, string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)

@@ -23,6 +23,13 @@ internal static class StoreActivities
         return activity;
     }
 
+    /// <summary>Tags <paramref name="activity"/> with the pairs and bytes a long operation went through.</summary>
+    public static void Counted(Activity? activity, long pairs, long bytes)
+    {
+        activity?.SetTag("datastore.pairs", pairs);
+        activity?.SetTag("datastore.bytes", bytes);
+    }
+
     /// <summary>Marks <paramref name="activity"/> failed with <paramref name="error"/>; returns false so it can sit in an exception filter.</summary>
     public static bool Fail(Activity? activity, Exception error)
     {

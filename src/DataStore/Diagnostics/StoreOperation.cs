@@ -12,4 +12,10 @@ internal enum StoreOperation
     Scan,
     Write,
     Compact,
+    Export,
+    Import,
+    Migrate,
+    Backup,
+    Verify,
+    HandOver,
 }

@@ -78,7 +78,13 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
             var client = (BrokerClient)failed;
             BrokerLog.OwnerLost(_logger, client.Owner.ProcessId, _directory);
             client.Dispose();
-            _role = Establish();
+            _role = Diagnostics.LongOperation.Run(Diagnostics.StoreOperation.HandOver, Telemetry, _backend, _directory, activity =>
+            {
+                activity?.SetTag("datastore.previous_owner.pid", client.Owner.ProcessId);
+                var role = Establish();
+                activity?.SetTag("datastore.role", role is OwnerRole ? "owner" : "client");
+                return role;
+            });
         }
     }
 

@@ -1,12 +1,16 @@
+using System.Diagnostics;
+using DataStore.Diagnostics;
+
 namespace DataStore.Transfer;
 
 /// <summary>Writes a store to a dump: one whole-store read (see <see cref="WholeStore"/>) streamed through a one-frame buffer.</summary>
 internal static class DumpExport
 {
     public static Task<StoreDigest> RunAsync(IKeyValueStore store, Stream destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
-        Task.Run(() => Run(store, destination, progress, cancellationToken), cancellationToken);
+        Task.Run(() => LongOperation.Run(StoreOperation.Export, LongOperation.TelemetryOf(store), store.Backend, store.Path,
+            activity => Run(store, destination, progress, activity, cancellationToken)), cancellationToken);
 
-    private static StoreDigest Run(IKeyValueStore store, Stream destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    private static StoreDigest Run(IKeyValueStore store, Stream destination, IProgress<StoreProgress>? progress, Activity? activity, CancellationToken cancellationToken)
     {
         if (!destination.CanWrite)
         {
@@ -29,6 +33,7 @@ internal static class DumpExport
         }
 
         writer.Finish();
+        StoreActivities.Counted(activity, digest.Pairs, digest.Bytes);
         throttle.ReportNow(StorePhase.Exporting, digest.Pairs, digest.Bytes, total);
         return digest.ToDigest();
     }

@@ -1,12 +1,16 @@
+using System.Diagnostics;
+using DataStore.Diagnostics;
+
 namespace DataStore.Transfer;
 
 /// <summary>Creates a store from a dump: built beside the destination, renamed into place once the trailer's checksum matched.</summary>
 internal static class DumpImport
 {
     public static Task<StoreDigest> RunAsync(Stream source, DataStoreOptions destination, ImportOptions options, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
-        Task.Run(() => Run(source, destination, options, progress, cancellationToken), cancellationToken);
+        Task.Run(() => LongOperation.Run(StoreOperation.Import, StoreTelemetry.Shared, destination.Backend ?? StoreBackend.Sqlite, destination.Path,
+            activity => Run(source, destination, options, progress, activity, cancellationToken)), cancellationToken);
 
-    private static StoreDigest Run(Stream source, DataStoreOptions destination, ImportOptions options, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    private static StoreDigest Run(Stream source, DataStoreOptions destination, ImportOptions options, IProgress<StoreProgress>? progress, Activity? activity, CancellationToken cancellationToken)
     {
         if (!source.CanRead)
         {
@@ -19,6 +23,7 @@ internal static class DumpImport
         using var digest = new PairDigest();
         var reader = new DumpReader(source, staged.FinalPath, staged.Backend, digest);
         var sink = new BatchSink(staged.Store);
+        activity?.SetTag("datastore.path", staged.FinalPath);
         try
         {
             var totalPairs = reader.ReadHeader();
@@ -32,6 +37,7 @@ internal static class DumpImport
             var result = reader.Finish();
             sink.Flush();
             staged.Commit();
+            StoreActivities.Counted(activity, result.Pairs, result.Bytes);
             throttle.ReportNow(StorePhase.Importing, digest.Pairs, reader.Offset, totalPairs, totalBytes);
             return result;
         }

@@ -7,6 +7,9 @@ internal sealed class ProblemList
     private readonly List<string> _problems = [];
     private long _unlisted;
 
+    /// <summary>How many problems were found, listed or not.</summary>
+    public long Count => _problems.Count + _unlisted;
+
     public void Add(string problem)
     {
         if (_problems.Count < Listed)

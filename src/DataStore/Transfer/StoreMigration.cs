@@ -1,12 +1,16 @@
+using System.Diagnostics;
+using DataStore.Diagnostics;
+
 namespace DataStore.Transfer;
 
 /// <summary>Copies a store to another backend and checks the copy by reading it back.</summary>
 internal static class StoreMigration
 {
     public static Task<StoreDigest> RunAsync(IKeyValueStore source, DataStoreOptions destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
-        Task.Run(() => Run(source, destination, progress, cancellationToken), cancellationToken);
+        Task.Run(() => LongOperation.Run(StoreOperation.Migrate, LongOperation.TelemetryOf(source), source.Backend, source.Path,
+            activity => Run(source, destination, progress, activity, cancellationToken)), cancellationToken);
 
-    private static StoreDigest Run(IKeyValueStore source, DataStoreOptions destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    private static StoreDigest Run(IKeyValueStore source, DataStoreOptions destination, IProgress<StoreProgress>? progress, Activity? activity, CancellationToken cancellationToken)
     {
         ThrowIfInside(source, destination);
         var throttle = new ProgressThrottle(progress);
@@ -14,6 +18,8 @@ internal static class StoreMigration
         using var staged = StagedStore.Create(destination, source.Durability, "migrate");
         using var copied = new PairDigest();
         var sink = new BatchSink(staged.Store);
+        activity?.SetTag("datastore.destination.path", staged.FinalPath);
+        activity?.SetTag("datastore.destination.backend", staged.Backend.ToString());
         using (var cursor = WholeStore.Read(source))
         {
             while (cursor.MoveNext())
@@ -52,6 +58,7 @@ internal static class StoreMigration
 
         throttle.ReportNow(StorePhase.Verifying, actual.Pairs, actual.Bytes, expected.Pairs, expected.Bytes);
         staged.Commit();
+        StoreActivities.Counted(activity, expected.Pairs, expected.Bytes);
         return expected;
     }
 

@@ -1,3 +1,6 @@
+using System.Diagnostics;
+using DataStore.Diagnostics;
+
 namespace DataStore.Transfer;
 
 /// <summary>The engine's integrity check plus a full read: every pair scanned in order, and every value read again through <c>Get</c>.</summary>
@@ -11,9 +14,10 @@ internal static class StoreVerification
     private const int MaxSkipped = 100;
 
     public static Task<VerifyReport> RunAsync(IKeyValueStore store, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
-        Task.Run(() => Run(store, progress, cancellationToken), cancellationToken);
+        Task.Run(() => LongOperation.Run(StoreOperation.Verify, LongOperation.TelemetryOf(store), store.Backend, store.Path,
+            activity => Run(store, progress, activity, cancellationToken)), cancellationToken);
 
-    private static VerifyReport Run(IKeyValueStore store, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    private static VerifyReport Run(IKeyValueStore store, IProgress<StoreProgress>? progress, Activity? activity, CancellationToken cancellationToken)
     {
         var problems = new ProblemList();
         var throttle = new ProgressThrottle(progress);
@@ -42,6 +46,8 @@ internal static class StoreVerification
         using var digest = new PairDigest();
         Guard(problems, "the full read stopped", () => ReadAll(store, digest, problems, throttle, total, cancellationToken), () => $" after {digest.Pairs:N0} pairs");
         throttle.ReportNow(StorePhase.Verifying, digest.Pairs, digest.Bytes, total);
+        StoreActivities.Counted(activity, digest.Pairs, digest.Bytes);
+        activity?.SetTag("datastore.problems", problems.Count);
         return new VerifyReport(digest.ToDigest(), problems.ToList());
     }
 

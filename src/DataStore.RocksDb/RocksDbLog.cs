@@ -1,0 +1,13 @@
+using Microsoft.Extensions.Logging;
+
+namespace DataStore.RocksDb;
+
+/// <summary>The RocksDb backend's log messages, source-generated, with stable event ids (60-69; the README lists them).</summary>
+internal static partial class RocksDbLog
+{
+    [LoggerMessage(EventId = 60, EventName = "RocksDbWalSyncFailed", Level = LogLevel.Warning, Message = "Background sync of the RocksDB WAL at {Path} failed ({Error}); will retry")]
+    public static partial void WalSyncFailed(ILogger logger, string path, string error);
+
+    [LoggerMessage(EventId = 61, EventName = "RocksDbCloseFlushFailed", Level = LogLevel.Warning, Message = "Flushing the RocksDB store at {Path} as it closed failed ({Error}); its WAL keeps the writes")]
+    public static partial void CloseFlushFailed(ILogger logger, string path, string error);
+}
