@@ -103,7 +103,13 @@ internal sealed class PackedCursor : IKeyValueCursor
             // _key[.._agree] holds the block's first key already: copy only the rest of the shared part.
             if (start > 0 && entry.Shared > _agree)
             {
-                _file.FirstKey(_block)[_agree..entry.Shared].CopyTo(_key.AsSpan(_agree));
+                var head = PackedEntry.Read(block, 0); // the block's first pair holds its first key whole
+                if (entry.Shared > head.SuffixLength)
+                {
+                    throw PackedDamage.Error(_file.StorePath, _file.FilePath, $"the pair at offset {start} of block {_block} shares more bytes than the block's first key has");
+                }
+
+                block.Slice(head.SuffixStart + _agree, entry.Shared - _agree).CopyTo(_key.AsSpan(_agree));
             }
 
             block.Slice(entry.SuffixStart, entry.SuffixLength).CopyTo(_key.AsSpan(entry.Shared));

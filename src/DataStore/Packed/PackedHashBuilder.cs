@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.Intrinsics.X86;
 
 namespace DataStore.Packed;
 
@@ -6,9 +7,10 @@ namespace DataStore.Packed;
 /// Gathers one record per pair while a packed file is written (its slot and the hash bits that place it: 12 bytes),
 /// then lays out the open-addressing table (linear probing, <see cref="PackedHash.SlotsFor"/> slots) and writes it.
 /// </summary>
-internal sealed class PackedHashBuilder
+internal sealed unsafe class PackedHashBuilder
 {
     private const int ChunkLength = 1 << 16;
+    private const int PrefetchDistance = 16;
     private readonly List<ulong[]> _slots = [];
     private readonly List<uint[]> _homes = [];
     private long _count;
@@ -34,17 +36,24 @@ internal sealed class PackedHashBuilder
     {
         var slots = PackedHash.SlotsFor(_count);
         var table = new ulong[slots];
-        for (var i = 0L; i < _count; i++)
+        fixed (ulong* start = table)
         {
-            var chunk = (int)(i / ChunkLength);
-            var at = (int)(i & (ChunkLength - 1));
-            var position = PackedHash.Home(_homes[chunk][at], slots);
-            while (table[position] != 0)
+            for (var i = 0L; i < _count; i++)
             {
-                position = position + 1 == slots ? 0 : position + 1;
-            }
+                // The homes are random: fetch the line a later record lands on while this one is placed.
+                if (Sse.IsSupported && i + PrefetchDistance < _count)
+                {
+                    Sse.Prefetch0(start + PackedHash.Home(HomeOf(i + PrefetchDistance), slots));
+                }
 
-            table[position] = _slots[chunk][at];
+                var position = PackedHash.Home(HomeOf(i), slots);
+                while (start[position] != 0)
+                {
+                    position = position + 1 == slots ? 0 : position + 1;
+                }
+
+                start[position] = _slots[(int)(i / ChunkLength)][i & (ChunkLength - 1)];
+            }
         }
 
         _slots.Clear();
@@ -64,4 +73,6 @@ internal sealed class PackedHashBuilder
 
         return slots;
     }
+
+    private uint HomeOf(long record) => _homes[(int)(record / ChunkLength)][record & (ChunkLength - 1)];
 }

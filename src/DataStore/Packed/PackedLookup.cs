@@ -2,8 +2,8 @@ namespace DataStore.Packed;
 
 /// <summary>
 /// A point lookup in a packed file: one probe sequence in the hash table (a miss usually ends at the first empty
-/// slot), then the pair the slot points at is compared with the key: its suffix in the block, its shared part with
-/// the block's first key.
+/// slot), then the pair the slot points at is compared with the key: its suffix, and its shared part with the
+/// block's first key, which the block's first pair holds whole.
 /// </summary>
 internal static class PackedLookup
 {
@@ -56,7 +56,8 @@ internal static class PackedLookup
 
         if (entry.Shared > 0)
         {
-            var first = file.FirstKey((int)index);
+            var head = PackedEntry.Read(block, 0); // the block's first pair holds its first key whole, on the block's first line
+            var first = block.Slice(head.SuffixStart, head.SuffixLength);
             if (entry.Shared > first.Length)
             {
                 throw PackedDamage.Error(file.StorePath, file.FilePath, $"the pair at offset {offset} of block {index} shares more bytes than the block's first key has");
