@@ -2,8 +2,8 @@ namespace DataStore.Benchmarks;
 
 /// <summary>The data set of the Packed suites: the core shape (9-byte keys, ids 0, 2, 4, ...; 128-byte values), in key order.</summary>
 /// <remarks>
-/// <c>DATASTORE_BENCH_PACKED_PAIRS</c> sets the pair count (default 1,000,000); <c>DATASTORE_BENCH_PACKED_BACKENDS</c>
-/// the backends compared, comma-separated (default <c>Packed,Lmdb,Sqlite</c>).
+/// <c>DATASTORE_BENCH_PACKED_PAIRS</c> sets the pair count (default 1,000,000); <c>--backends Packed,Lmdb</c> narrows
+/// the backends compared (default Packed, Lmdb and Sqlite).
 /// </remarks>
 public static class PackedData
 {
@@ -11,9 +11,7 @@ public static class PackedData
 
     /// <summary>The backends the Packed suites compare.</summary>
     public static IEnumerable<StoreBackend> Backends =>
-        (Environment.GetEnvironmentVariable("DATASTORE_BENCH_PACKED_BACKENDS") ?? "Packed,Lmdb,Sqlite")
-            .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-            .Select(Enum.Parse<StoreBackend>);
+        BenchmarkCommandLine.Backends?.Select(Enum.Parse<StoreBackend>) ?? [StoreBackend.Packed, StoreBackend.Lmdb, StoreBackend.Sqlite];
 
     /// <summary>The pairs in ascending key order; each pair is new arrays (values cut from <paramref name="pool"/>).</summary>
     public static IEnumerable<KeyValuePair<byte[], byte[]>> Sorted(byte[] pool)
