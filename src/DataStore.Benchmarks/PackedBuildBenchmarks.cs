@@ -10,7 +10,7 @@ public class PackedBuildBenchmarks
     private readonly byte[] _pool = BenchmarkData.ValuePool(7);
     private string _directory = "";
 
-    [Params(StoreBackend.Packed, StoreBackend.Lmdb, StoreBackend.Sqlite)]
+    [ParamsSource(typeof(PackedData), nameof(PackedData.Backends))]
     public StoreBackend Backend { get; set; }
 
     [IterationSetup]

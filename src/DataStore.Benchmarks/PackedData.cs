@@ -1,10 +1,17 @@
 namespace DataStore.Benchmarks;
 
 /// <summary>The data set of the Packed suites: the core shape (9-byte keys, ids 0, 2, 4, ...; 128-byte values), in key order.</summary>
-/// <remarks><c>DATASTORE_BENCH_PACKED_PAIRS</c> sets the pair count (default 1,000,000).</remarks>
+/// <remarks>
+/// <c>DATASTORE_BENCH_PACKED_PAIRS</c> sets the pair count (default 1,000,000); <c>--backends Packed,Lmdb</c> narrows
+/// the backends compared (default Packed, Lmdb and Sqlite).
+/// </remarks>
 public static class PackedData
 {
     public static int Count { get; } = int.TryParse(Environment.GetEnvironmentVariable("DATASTORE_BENCH_PACKED_PAIRS"), out var count) ? count : 1_000_000;
+
+    /// <summary>The backends the Packed suites compare.</summary>
+    public static IEnumerable<StoreBackend> Backends =>
+        BenchmarkCommandLine.Backends?.Select(Enum.Parse<StoreBackend>) ?? [StoreBackend.Packed, StoreBackend.Lmdb, StoreBackend.Sqlite];
 
     /// <summary>The pairs in ascending key order; each pair is new arrays (values cut from <paramref name="pool"/>).</summary>
     public static IEnumerable<KeyValuePair<byte[], byte[]>> Sorted(byte[] pool)

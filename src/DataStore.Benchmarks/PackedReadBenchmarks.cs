@@ -16,7 +16,7 @@ public class PackedReadBenchmarks
     private IKeyValueStore _store = null!;
     private int _next;
 
-    [Params(StoreBackend.Packed, StoreBackend.Lmdb, StoreBackend.Sqlite)]
+    [ParamsSource(typeof(PackedData), nameof(PackedData.Backends))]
     public StoreBackend Backend { get; set; }
 
     [GlobalSetup]

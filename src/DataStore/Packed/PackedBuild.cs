@@ -27,6 +27,7 @@ internal sealed class PackedBuild(string directory, long memoryBudget, ProgressT
                 if (_runs.Count > 0 || _arena.Count > 0)
                 {
                     Spill();
+                    _arena.Release();
                     Merge(writer);
                 }
 
@@ -94,7 +95,7 @@ internal sealed class PackedBuild(string directory, long memoryBudget, ProgressT
             return;
         }
 
-        using (var run = new PackedWriter(NextRunPath()))
+        using (var run = new PackedWriter(NextRunPath(), spilledRun: true))
         {
             _arena.WriteSorted(run, cancellationToken);
             run.Finish();

@@ -1,6 +1,9 @@
 namespace DataStore.Packed;
 
-/// <summary>A cursor over a range of a packed file: keys are rebuilt into one reused buffer, values are spans of the mapping.</summary>
+/// <summary>
+/// A cursor over a range of a packed file: keys are rebuilt into one reused buffer (each pair's shared part comes from
+/// its block's first key, copied only where the buffer does not hold it yet), values are spans of the mapping.
+/// </summary>
 /// <remarks>
 /// Allocates nothing per pair (the key buffer grows only for a longer key). The cursor holds the mapping until it
 /// is disposed, so its spans stay readable even when the store is disposed meanwhile; <see cref="MoveNext"/> then
@@ -16,7 +19,10 @@ internal sealed class PackedCursor : IKeyValueCursor
     private byte[] _key = new byte[64];
     private int _keyLength = -1;
     private int _block;
+    private long _blockOffset;
+    private int _blockLength = -1;
     private int _position;
+    private int _agree;
     private long _valueOffset;
     private int _valueLength;
     private bool _held;
@@ -69,15 +75,24 @@ internal sealed class PackedCursor : IKeyValueCursor
     {
         while (_block < _file.BlockCount)
         {
-            var block = _file.Block(_block);
-            if (_position >= block.Length)
+            if (_blockLength < 0)
+            {
+                var data = _file.Block(_block); // checks the block's CRC-32C the first time
+                _blockOffset = _file.Entry(_block).Offset;
+                _blockLength = data.Length;
+                _position = 0;
+            }
+
+            if (_position >= _blockLength)
             {
                 _block++;
-                _position = 0;
+                _blockLength = -1;
                 continue;
             }
 
-            var entry = PackedEntry.Read(block, _position);
+            var block = _file.Span(_blockOffset, _blockLength);
+            var start = _position;
+            var entry = PackedEntry.Read(block, start);
             _position = entry.End;
             var length = entry.Shared + entry.SuffixLength;
             if (_key.Length < length)
@@ -85,7 +100,20 @@ internal sealed class PackedCursor : IKeyValueCursor
                 Array.Resize(ref _key, Math.Max(length, _key.Length * 2));
             }
 
+            // _key[.._agree] holds the block's first key already: copy only the rest of the shared part.
+            if (start > 0 && entry.Shared > _agree)
+            {
+                var head = PackedEntry.Read(block, 0); // the block's first pair holds its first key whole
+                if (entry.Shared > head.SuffixLength)
+                {
+                    throw PackedDamage.Error(_file.StorePath, _file.FilePath, $"the pair at offset {start} of block {_block} shares more bytes than the block's first key has");
+                }
+
+                block.Slice(head.SuffixStart + _agree, entry.Shared - _agree).CopyTo(_key.AsSpan(_agree));
+            }
+
             block.Slice(entry.SuffixStart, entry.SuffixLength).CopyTo(_key.AsSpan(entry.Shared));
+            _agree = start == 0 ? length : entry.Shared;
             _keyLength = length;
             var key = _key.AsSpan(0, length);
             if (key.SequenceCompareTo(_start) < 0)
@@ -98,7 +126,7 @@ internal sealed class PackedCursor : IKeyValueCursor
                 break;
             }
 
-            _valueOffset = _file.Entry(_block).Offset + entry.ValueStart;
+            _valueOffset = _blockOffset + entry.ValueStart;
             _valueLength = entry.ValueLength;
             return true;
         }

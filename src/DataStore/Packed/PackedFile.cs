@@ -3,8 +3,9 @@ using System.IO.MemoryMappedFiles;
 namespace DataStore.Packed;
 
 /// <summary>
-/// A packed file mapped into memory: header, footer and index are checked when it opens; each block's CRC-32C is
-/// checked the first time the block is read, and remembered (the file is immutable, so once is enough).
+/// A packed file mapped into memory: header, footer and page table are checked when it opens; each index page and
+/// each block is checked against its CRC-32C the first time it is read, and remembered (the file is immutable, so
+/// once is enough). Every index entry and hash slot is also checked to point inside the file before it is followed.
 /// </summary>
 /// <remarks>
 /// The mapping lives until the file is disposed and every cursor that holds it (<see cref="Hold"/>) has let go,
@@ -17,6 +18,8 @@ internal sealed unsafe class PackedFile : IDisposable
     private readonly byte* _base;
     private readonly ulong[] _verified;
     private readonly PackedFooter _footer;
+    private readonly PackedPages _pages;
+    private readonly long _keyArea;
 
     private PackedFile(string filePath, string storePath, MemoryMappedFile map, MemoryMappedViewAccessor view, byte* pointer, long length, PackedFooter footer)
     {
@@ -28,6 +31,8 @@ internal sealed unsafe class PackedFile : IDisposable
         Length = length;
         _footer = footer;
         _verified = new ulong[(footer.BlockCount + 63) / 64];
+        _pages = new PackedPages(pointer, footer, storePath, filePath);
+        _keyArea = footer.IndexOffset + (footer.BlockCount * PackedFormat.IndexEntryLength);
     }
 
     public string FilePath { get; }
@@ -42,7 +47,10 @@ internal sealed unsafe class PackedFile : IDisposable
 
     public int BlockCount => (int)_footer.BlockCount;
 
-    /// <summary>Maps <paramref name="filePath"/> and checks its header, footer and index.</summary>
+    /// <summary>The index region's pages, for verification.</summary>
+    public PackedPages Pages => _pages;
+
+    /// <summary>Maps <paramref name="filePath"/> and checks its header, footer and page table.</summary>
     /// <exception cref="StoreFormatException">The file is damaged, truncated, or of a newer format.</exception>
     public static PackedFile Open(string filePath, string storePath)
     {
@@ -90,16 +98,31 @@ internal sealed unsafe class PackedFile : IDisposable
     /// <summary><paramref name="length"/> mapped bytes from <paramref name="offset"/>; the caller has checked the bounds.</summary>
     public ReadOnlySpan<byte> Span(long offset, int length) => new(_base + offset, length);
 
-    /// <summary>The index entry of block <paramref name="block"/>.</summary>
-    public PackedBlockEntry Entry(int block) =>
-        PackedBlockEntry.Read(Span(_footer.IndexOffset + ((long)block * PackedFormat.IndexEntryLength), PackedFormat.IndexEntryLength));
+    /// <summary>The index entry of block <paramref name="block"/>, checked to describe a block and a first key inside the file.</summary>
+    /// <exception cref="StoreFormatException">Its index page fails its check, or the entry points outside the file.</exception>
+    public PackedBlockEntry Entry(int block)
+    {
+        var at = _footer.IndexOffset + ((long)block * PackedFormat.IndexEntryLength);
+        var entry = PackedBlockEntry.Read(_pages.Read(at, PackedFormat.IndexEntryLength));
+        if (entry.Offset < PackedFormat.HeaderLength || entry.Length == 0 || entry.Offset + entry.Length > _footer.IndexOffset || entry.Length > int.MaxValue
+            || entry.KeyOffset < _keyArea || entry.KeyLength <= 0 || entry.KeyOffset + entry.KeyLength > _footer.HashOffset || entry.Pairs <= 0)
+        {
+            throw PackedDamage.Error(StorePath, FilePath, $"index entry {block} (at offset {at}) does not describe a block inside the file");
+        }
+
+        return entry;
+    }
 
     /// <summary>The first key of block <paramref name="block"/>, from the index.</summary>
     public ReadOnlySpan<byte> FirstKey(int block)
     {
         var entry = Entry(block);
-        return Span(entry.KeyOffset, entry.KeyLength);
+        return _pages.Read(entry.KeyOffset, entry.KeyLength);
     }
+
+    /// <summary>Hash slot <paramref name="slot"/> (0 when empty).</summary>
+    public ulong Slot(long slot) =>
+        System.Buffers.Binary.BinaryPrimitives.ReadUInt64LittleEndian(_pages.Read(_footer.HashOffset + (slot * sizeof(ulong)), sizeof(ulong)));
 
     /// <summary>The bytes of block <paramref name="block"/>, checked against its CRC-32C the first time.</summary>
     /// <exception cref="StoreFormatException">The block fails its check.</exception>

@@ -64,22 +64,7 @@ internal sealed class PackedFileStore : KeyValueStoreBase
 
     protected override void Dispose(bool disposing) => _file.Dispose();
 
-    private bool TryFind(ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
-    {
-        var index = _file.FindBlock(key);
-        if (index >= 0)
-        {
-            var block = _file.Block(index);
-            if (PackedBlockSearch.Find(block, key, out var entry))
-            {
-                value = block.Slice(entry.ValueStart, entry.ValueLength);
-                return true;
-            }
-        }
-
-        value = default;
-        return false;
-    }
+    private bool TryFind(ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value) => PackedLookup.TryFind(_file, key, out value);
 
     private ReadOnlyStoreException ReadOnly(string operation) => new(Path, Backend,
         $"{operation} is not supported: a Packed store is read-only. Build a new one with PackedStore.Build (or `datastore pack`) to change its contents.");

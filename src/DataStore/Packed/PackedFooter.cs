@@ -2,28 +2,33 @@ using System.Buffers.Binary;
 
 namespace DataStore.Packed;
 
-/// <summary>The fixed-size record at the end of a packed file: where the index is and what the file holds.</summary>
-internal readonly record struct PackedFooter(long IndexOffset, long IndexLength, long BlockCount, long PairCount, long KeyBytes, long ValueBytes, uint IndexCrc)
+/// <summary>The fixed-size record at the end of a packed file: where the index region, hash table and page table are, and what the file holds.</summary>
+internal readonly record struct PackedFooter(
+    long IndexOffset, long HashOffset, long HashSlots, long PageTableOffset, long BlockCount, long PairCount, long KeyBytes, long ValueBytes, int PageLength, uint PageTableCrc)
 {
     /// <summary>Writes the footer, its CRC and the closing magic into <paramref name="destination"/> (<see cref="PackedFormat.FooterLength"/> bytes).</summary>
     public void Write(Span<byte> destination)
     {
         BinaryPrimitives.WriteInt64LittleEndian(destination, IndexOffset);
-        BinaryPrimitives.WriteInt64LittleEndian(destination[8..], IndexLength);
-        BinaryPrimitives.WriteInt64LittleEndian(destination[16..], BlockCount);
-        BinaryPrimitives.WriteInt64LittleEndian(destination[24..], PairCount);
-        BinaryPrimitives.WriteInt64LittleEndian(destination[32..], KeyBytes);
-        BinaryPrimitives.WriteInt64LittleEndian(destination[40..], ValueBytes);
-        BinaryPrimitives.WriteUInt32LittleEndian(destination[48..], IndexCrc);
-        BinaryPrimitives.WriteUInt32LittleEndian(destination[52..], PackedFormat.Crc(destination[..52]));
-        PackedFormat.Magic.CopyTo(destination[56..]);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[8..], HashOffset);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[16..], HashSlots);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[24..], PageTableOffset);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[32..], BlockCount);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[40..], PairCount);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[48..], KeyBytes);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[56..], ValueBytes);
+        BinaryPrimitives.WriteInt32LittleEndian(destination[64..], PageLength);
+        BinaryPrimitives.WriteUInt32LittleEndian(destination[68..], PageTableCrc);
+        BinaryPrimitives.WriteUInt32LittleEndian(destination[72..], PackedFormat.Crc(destination[..72]));
+        BinaryPrimitives.WriteUInt32LittleEndian(destination[76..], 0);
+        PackedFormat.Magic.CopyTo(destination[80..]);
     }
 
     /// <summary>Reads the footer from the last <see cref="PackedFormat.FooterLength"/> bytes; null when its CRC or magic does not match.</summary>
     public static PackedFooter? Read(ReadOnlySpan<byte> source)
     {
-        if (!source[56..].SequenceEqual(PackedFormat.Magic)
-            || BinaryPrimitives.ReadUInt32LittleEndian(source[52..]) != PackedFormat.Crc(source[..52]))
+        if (!source[80..].SequenceEqual(PackedFormat.Magic)
+            || BinaryPrimitives.ReadUInt32LittleEndian(source[72..]) != PackedFormat.Crc(source[..72]))
         {
             return null;
         }
@@ -35,6 +40,9 @@ internal readonly record struct PackedFooter(long IndexOffset, long IndexLength,
             BinaryPrimitives.ReadInt64LittleEndian(source[24..]),
             BinaryPrimitives.ReadInt64LittleEndian(source[32..]),
             BinaryPrimitives.ReadInt64LittleEndian(source[40..]),
-            BinaryPrimitives.ReadUInt32LittleEndian(source[48..]));
+            BinaryPrimitives.ReadInt64LittleEndian(source[48..]),
+            BinaryPrimitives.ReadInt64LittleEndian(source[56..]),
+            BinaryPrimitives.ReadInt32LittleEndian(source[64..]),
+            BinaryPrimitives.ReadUInt32LittleEndian(source[68..]));
     }
 }

@@ -5,26 +5,30 @@ namespace DataStore.Packed;
 
 /// <summary>
 /// The layout of a packed file (docs/packed-format.md): a header, blocks of prefix-compressed pairs in key order, an
-/// index with each block's first key and CRC-32C, and a footer with the counts. Integers are little-endian.
+/// index region (each block's first key and CRC-32C, then a hash table of every key), the CRC-32C of each page of the
+/// index region, and a footer with the counts. Integers are little-endian.
 /// </summary>
 internal static class PackedFormat
 {
     /// <summary>The data file's name inside the store directory.</summary>
     public const string FileName = "store.packed";
 
-    /// <summary>The format version this build writes and the newest it reads.</summary>
-    public const uint Version = 1;
+    /// <summary>The format version this build writes and the only one it reads.</summary>
+    public const uint Version = 2;
 
     /// <summary>Header: magic (8), version (4), CRC-32C of the first 12 bytes (4).</summary>
     public const int HeaderLength = 16;
 
-    /// <summary>Footer: index offset, index length, block count, pair count, key bytes, value bytes (8 each), index CRC (4), footer CRC (4), magic (8).</summary>
-    public const int FooterLength = 64;
+    /// <summary>Footer: index offset, hash offset, hash slots, page table offset, block count, pair count, key bytes, value bytes (8 each), page length, page table CRC, footer CRC, reserved (4 each), magic (8).</summary>
+    public const int FooterLength = 88;
+
+    /// <summary>The index region is checked in pages of this many bytes, each the first time it is read.</summary>
+    public const int PageLength = 4096;
 
     /// <summary>Index entry: block offset (8), block length (4), block CRC (4), first-key offset (8), first-key length (4), pair count (4).</summary>
     public const int IndexEntryLength = 32;
 
-    /// <summary>A block is closed once it holds at least this many bytes.</summary>
+    /// <summary>A block is closed once it holds at least this many bytes, so every pair starts below this offset in its block.</summary>
     public const int TargetBlockLength = 4096;
 
     /// <summary>The longest key: 1 MiB.</summary>

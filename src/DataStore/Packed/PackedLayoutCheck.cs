@@ -2,7 +2,10 @@ using System.Buffers.Binary;
 
 namespace DataStore.Packed;
 
-/// <summary>The checks made when a packed file opens: header, footer, index CRC and every index entry's bounds.</summary>
+/// <summary>
+/// The checks made when a packed file opens: header and version, footer, the regions the footer describes, and the
+/// page table's CRC-32C. Nothing else is read: index pages and blocks are checked the first time they are read.
+/// </summary>
 internal static unsafe class PackedLayoutCheck
 {
     /// <summary>Checks the mapped file and returns its footer.</summary>
@@ -15,65 +18,59 @@ internal static unsafe class PackedLayoutCheck
             throw PackedDamage.Error(storePath, filePath, "its header is not a packed-file header");
         }
 
-        var version = BinaryPrimitives.ReadUInt32LittleEndian(header[8..]);
+        CheckVersion(BinaryPrimitives.ReadUInt32LittleEndian(header[8..]), storePath, filePath);
+        var footer = PackedFooter.Read(new ReadOnlySpan<byte>(file + length - PackedFormat.FooterLength, PackedFormat.FooterLength))
+            ?? throw PackedDamage.Error(storePath, filePath, "its footer fails its check (the file was truncated, appended to or damaged at the end)");
+        if (!Fits(footer, length))
+        {
+            throw PackedDamage.Error(storePath, filePath, "its footer places the index, hash table or page table outside the file");
+        }
+
+        var table = new ReadOnlySpan<byte>(file + footer.PageTableOffset, checked((int)PageTableLength(footer)));
+        if (PackedFormat.Crc(table) != footer.PageTableCrc)
+        {
+            throw PackedDamage.Error(storePath, filePath, $"its index page table ({table.Length} bytes at offset {footer.PageTableOffset}) fails its CRC-32C check");
+        }
+
+        return footer;
+    }
+
+    /// <summary>The page table's length: one CRC-32C per page of the index region.</summary>
+    public static long PageTableLength(PackedFooter footer) =>
+        (footer.PageTableOffset - footer.IndexOffset + footer.PageLength - 1) / footer.PageLength * sizeof(uint);
+
+    private static void CheckVersion(uint version, string storePath, string filePath)
+    {
         if (version > PackedFormat.Version)
         {
             throw new StoreFormatException(StoreFailure.NewerFormat, storePath, StoreBackend.Packed,
                 $"the packed file '{filePath}' has format version {version}, newer than version {PackedFormat.Version} that this DataStore reads. Update DataStore.");
         }
 
-        var footer = PackedFooter.Read(new ReadOnlySpan<byte>(file + length - PackedFormat.FooterLength, PackedFormat.FooterLength))
-            ?? throw PackedDamage.Error(storePath, filePath, "its footer fails its check (the file was truncated, appended to or damaged at the end)");
-        var indexEnd = length - PackedFormat.FooterLength;
-        if (footer.IndexOffset < PackedFormat.HeaderLength || footer.IndexLength < 0 || footer.IndexOffset + footer.IndexLength != indexEnd
-            || footer.BlockCount < 0 || footer.BlockCount > int.MaxValue || footer.BlockCount * PackedFormat.IndexEntryLength > footer.IndexLength)
+        if (version < PackedFormat.Version)
         {
-            throw PackedDamage.Error(storePath, filePath, "its footer places the index outside the file");
-        }
-
-        if (Crc(file + footer.IndexOffset, footer.IndexLength) != footer.IndexCrc)
-        {
-            throw PackedDamage.Error(storePath, filePath, $"its index ({footer.IndexLength} bytes at offset {footer.IndexOffset}) fails its CRC-32C check");
-        }
-
-        CheckEntries(file, footer, storePath, filePath);
-        return footer;
-    }
-
-    private static void CheckEntries(byte* file, PackedFooter footer, string storePath, string filePath)
-    {
-        long expected = PackedFormat.HeaderLength, pairs = 0;
-        var keyArea = footer.IndexOffset + (footer.BlockCount * PackedFormat.IndexEntryLength);
-        var indexEnd = footer.IndexOffset + footer.IndexLength;
-        for (var i = 0L; i < footer.BlockCount; i++)
-        {
-            var entry = PackedBlockEntry.Read(new ReadOnlySpan<byte>(file + footer.IndexOffset + (i * PackedFormat.IndexEntryLength), PackedFormat.IndexEntryLength));
-            if (entry.Offset != expected || entry.Length == 0 || entry.Length > int.MaxValue || entry.Pairs <= 0
-                || entry.KeyOffset < keyArea || entry.KeyLength <= 0 || entry.KeyOffset + entry.KeyLength > indexEnd)
-            {
-                throw PackedDamage.Error(storePath, filePath, $"index entry {i} does not describe a block inside the file");
-            }
-
-            expected += entry.Length;
-            pairs += entry.Pairs;
-        }
-
-        if (expected != footer.IndexOffset || pairs != footer.PairCount)
-        {
-            throw PackedDamage.Error(storePath, filePath, "its index does not account for every block and pair the footer counts");
+            throw new StoreFormatException(StoreFailure.Unavailable, storePath, StoreBackend.Packed,
+                $"the packed file '{filePath}' has format version {version}, which this DataStore no longer reads (it reads version {PackedFormat.Version}: "
+                + "a hash table for point lookups, blocks compressed against their first key). Nothing was changed; build the store again "
+                + "(PackedStore.Build or datastore pack) from its source, or from a dump exported with the DataStore that wrote it.");
         }
     }
 
-    private static uint Crc(byte* start, long length)
+    private static bool Fits(PackedFooter footer, long length)
     {
-        var crc = Integrity.Crc32C.Seed;
-        for (long done = 0; done < length;)
+        const long MaxPageLength = 1 << 20;
+        if (footer.PageLength < 64 || footer.PageLength > MaxPageLength || (footer.PageLength & (footer.PageLength - 1)) != 0
+            || footer.IndexOffset < PackedFormat.HeaderLength || footer.BlockCount < 0 || footer.BlockCount > int.MaxValue
+            || footer.HashSlots < 0 || footer.HashSlots > uint.MaxValue || footer.PairCount < 0
+            || footer.HashOffset < footer.IndexOffset + (footer.BlockCount * PackedFormat.IndexEntryLength)
+            || footer.PageTableOffset != footer.HashOffset + (footer.HashSlots * sizeof(ulong))
+            || footer.PageTableOffset > length)
         {
-            var piece = (int)Math.Min(length - done, 1 << 30);
-            crc = Integrity.Crc32C.Append(crc, new ReadOnlySpan<byte>(start + done, piece));
-            done += piece;
+            return false;
         }
 
-        return Integrity.Crc32C.Finish(crc);
+        // Every pair has a slot (a table is never full), and a file with pairs has blocks.
+        var pairsFit = footer.PairCount == 0 ? footer.BlockCount == 0 : footer.BlockCount > 0 && footer.HashSlots > footer.PairCount;
+        return pairsFit && footer.PageTableOffset + PageTableLength(footer) + PackedFormat.FooterLength == length;
     }
 }

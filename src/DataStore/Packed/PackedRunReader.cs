@@ -10,7 +10,11 @@ internal sealed class PackedRunReader : IDisposable
 {
     private readonly FileStream _file;
     private readonly long _end;
+    private readonly uint[] _blockLengths;
     private long _position = PackedFormat.HeaderLength;
+    private long _blockEnd = PackedFormat.HeaderLength;
+    private int _nextBlock;
+    private byte[] _first = new byte[64];
     private byte[] _key = new byte[64];
     private byte[] _value = new byte[256];
 
@@ -21,6 +25,15 @@ internal sealed class PackedRunReader : IDisposable
         _file.Seek(-PackedFormat.FooterLength, SeekOrigin.End);
         _file.ReadExactly(footer);
         _end = BinaryPrimitives.ReadInt64LittleEndian(footer);
+        _blockLengths = new uint[checked((int)BinaryPrimitives.ReadInt64LittleEndian(footer[32..]))];
+        Span<byte> entry = stackalloc byte[PackedFormat.IndexEntryLength];
+        _file.Seek(_end, SeekOrigin.Begin);
+        for (var i = 0; i < _blockLengths.Length; i++)
+        {
+            _file.ReadExactly(entry);
+            _blockLengths[i] = PackedBlockEntry.Read(entry).Length;
+        }
+
         _file.Seek(PackedFormat.HeaderLength, SeekOrigin.Begin);
     }
 
@@ -42,7 +55,13 @@ internal sealed class PackedRunReader : IDisposable
             return false;
         }
 
-        // A block's first pair shares nothing, so applying `shared` to the previous pair read is right across blocks too.
+        // A pair shares its first bytes with its block's first key, kept in _first.
+        var first = _position == _blockEnd;
+        if (first)
+        {
+            _blockEnd += _blockLengths[_nextBlock++];
+        }
+
         var shared = ReadLength();
         var suffix = ReadLength();
         var valueLength = ReadLength();
@@ -56,7 +75,18 @@ internal sealed class PackedRunReader : IDisposable
             _value = new byte[Math.Max(valueLength, _value.Length * 2)];
         }
 
+        _first.AsSpan(0, shared).CopyTo(_key);
         _file.ReadExactly(_key.AsSpan(shared, suffix));
+        if (first)
+        {
+            if (_first.Length < suffix)
+            {
+                _first = new byte[Math.Max(suffix, _first.Length * 2)];
+            }
+
+            _key.AsSpan(0, suffix).CopyTo(_first);
+        }
+
         _file.ReadExactly(_value.AsSpan(0, valueLength));
         _position += suffix + valueLength;
         KeyLength = shared + suffix;

@@ -5,28 +5,37 @@ using DataStore.Transfer;
 namespace DataStore.Packed;
 
 /// <summary>
-/// Writes a packed file from pairs given in strictly ascending key order: each pair is streamed straight to the file
-/// (no block buffer, so a 256 MiB value costs no memory), and only the index (one entry per block) is kept until
-/// <see cref="Finish"/>.
+/// Writes a packed file from pairs given in strictly ascending key order. Pairs gather in a small block buffer that
+/// is written (and its CRC-32C taken) in one piece; a key or value too large for it goes straight to the file, so a
+/// 256 MiB value costs no memory. Only the index (one entry per block) and the hash records (12 bytes per pair) are
+/// kept until <see cref="Finish"/>.
 /// </summary>
 internal sealed class PackedWriter : IDisposable
 {
+    private const int BufferLength = 64 << 10;
     private readonly FileStream _file;
     private readonly List<PackedBlockEntry> _index = [];
     private readonly ArrayBufferWriter<byte> _firstKeys = new();
+    private readonly PackedHashBuilder? _hash;
+    private readonly bool _spilledRun;
+    private readonly byte[] _buffer = new byte[BufferLength];
+    private int _buffered;
     private byte[] _previous = new byte[256];
     private int _previousLength = -1;
     private long _position = PackedFormat.HeaderLength;
     private long _blockStart = -1;
+    private long _writtenBack = PackedFormat.HeaderLength;
     private uint _blockCrc;
     private int _blockPairs;
 
-    public PackedWriter(string path)
+    /// <summary>Creates the file; a <paramref name="spilledRun"/> (read once, in order, then deleted) gets no hash table and is not synced.</summary>
+    public PackedWriter(string path, bool spilledRun = false)
     {
         _file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, 1 << 20);
-        Span<byte> header = stackalloc byte[PackedFormat.HeaderLength];
-        PackedFormat.WriteHeader(header);
-        _file.Write(header);
+        _spilledRun = spilledRun;
+        _hash = spilledRun ? null : new PackedHashBuilder();
+        PackedFormat.WriteHeader(_buffer);
+        _file.Write(_buffer, 0, PackedFormat.HeaderLength);
     }
 
     /// <summary>Pairs written so far.</summary>
@@ -41,6 +50,8 @@ internal sealed class PackedWriter : IDisposable
 
     /// <summary>The last key written (empty before the first pair).</summary>
     public ReadOnlySpan<byte> LastKey => _previousLength < 0 ? default : _previous.AsSpan(0, _previousLength);
+
+    private ReadOnlySpan<byte> BlockFirstKey => _firstKeys.WrittenSpan[(int)_index[^1].KeyOffset..];
 
     /// <summary>Appends a pair whose key is greater than every key before it.</summary>
     /// <exception cref="ArgumentException">The key is not greater than the previous one (a duplicate or out of order).</exception>
@@ -58,12 +69,19 @@ internal sealed class PackedWriter : IDisposable
             StartBlock(key);
         }
 
-        var shared = _blockPairs == 0 ? 0 : key.CommonPrefixLength(LastKey);
-        Span<byte> lengths = stackalloc byte[3 * Varint.MaxBytes];
-        var used = Varint.Write(lengths, (uint)shared);
-        used += Varint.Write(lengths[used..], (uint)(key.Length - shared));
-        used += Varint.Write(lengths[used..], (uint)value.Length);
-        Append(lengths[..used]);
+        // Every pair starts below TargetBlockLength in its block (the block closes past it): the hash slot's 12 bits hold it.
+        var shared = _blockPairs == 0 ? 0 : key.CommonPrefixLength(BlockFirstKey);
+        _hash?.Add(key, _index.Count - 1, (int)(_position - _blockStart));
+        if (_buffer.Length - _buffered < 3 * Varint.MaxBytes)
+        {
+            FlushBuffer();
+        }
+
+        var lengths = _buffered;
+        _buffered += Varint.Write(_buffer.AsSpan(_buffered), (uint)shared);
+        _buffered += Varint.Write(_buffer.AsSpan(_buffered), (uint)(key.Length - shared));
+        _buffered += Varint.Write(_buffer.AsSpan(_buffered), (uint)value.Length);
+        _position += _buffered - lengths;
         Append(key[shared..]);
         Append(value);
         Remember(key);
@@ -77,7 +95,7 @@ internal sealed class PackedWriter : IDisposable
         }
     }
 
-    /// <summary>Writes the index and footer and flushes the file to disk.</summary>
+    /// <summary>Writes the index region (entries, first keys, hash table), its page table and the footer, and flushes the file to disk.</summary>
     public void Finish()
     {
         if (_blockStart >= 0)
@@ -86,23 +104,26 @@ internal sealed class PackedWriter : IDisposable
         }
 
         // First-key offsets are absolute: the key area follows the entries.
-        var keyArea = _position + ((long)_index.Count * PackedFormat.IndexEntryLength);
+        var indexOffset = _position;
+        var keyArea = indexOffset + ((long)_index.Count * PackedFormat.IndexEntryLength);
+        var region = new PackedPageWriter(_file);
         var entry = new byte[PackedFormat.IndexEntryLength];
-        var indexCrc = Crc32C.Seed;
         foreach (var block in _index)
         {
             (block with { KeyOffset = keyArea + block.KeyOffset }).Write(entry);
-            _file.Write(entry);
-            indexCrc = Crc32C.Append(indexCrc, entry);
+            region.Write(entry);
         }
 
-        _file.Write(_firstKeys.WrittenSpan);
-        indexCrc = Crc32C.Append(indexCrc, _firstKeys.WrittenSpan);
+        region.Write(_firstKeys.WrittenSpan);
+        region.Write(new byte[(int)((8 - ((indexOffset + region.Written) & 7)) & 7)]); // the hash table starts 8-byte aligned
+        var hashOffset = indexOffset + region.Written;
+        var slots = _hash?.Write(region) ?? 0;
+        var pageTableOffset = indexOffset + region.Written;
+        var pageTableCrc = region.WriteTable();
         Span<byte> footer = stackalloc byte[PackedFormat.FooterLength];
-        var indexLength = keyArea - _position + _firstKeys.WrittenCount;
-        new PackedFooter(_position, indexLength, _index.Count, Pairs, KeyBytes, ValueBytes, Crc32C.Finish(indexCrc)).Write(footer);
+        new PackedFooter(indexOffset, hashOffset, slots, pageTableOffset, _index.Count, Pairs, KeyBytes, ValueBytes, PackedFormat.PageLength, pageTableCrc).Write(footer);
         _file.Write(footer);
-        _file.Flush(flushToDisk: true);
+        _file.Flush(flushToDisk: !_spilledRun);
     }
 
     public void Dispose() => _file.Dispose();
@@ -118,6 +139,7 @@ internal sealed class PackedWriter : IDisposable
 
     private void EndBlock()
     {
+        FlushBuffer();
         _index[^1] = _index[^1] with
         {
             Length = checked((uint)(_position - _blockStart)),
@@ -125,13 +147,41 @@ internal sealed class PackedWriter : IDisposable
             Pairs = _blockPairs,
         };
         _blockStart = -1;
+        if (!_spilledRun && _position - _writtenBack >= PackedWriteback.Interval)
+        {
+            PackedWriteback.Start(_file, _writtenBack, _position - _writtenBack);
+            _writtenBack = _position;
+        }
     }
 
     private void Append(ReadOnlySpan<byte> bytes)
     {
-        _file.Write(bytes);
-        _blockCrc = Crc32C.Append(_blockCrc, bytes);
         _position += bytes.Length;
+        if (bytes.Length <= _buffer.Length - _buffered)
+        {
+            bytes.CopyTo(_buffer.AsSpan(_buffered));
+            _buffered += bytes.Length;
+            return;
+        }
+
+        FlushBuffer();
+        if (bytes.Length <= _buffer.Length)
+        {
+            bytes.CopyTo(_buffer);
+            _buffered = bytes.Length;
+            return;
+        }
+
+        _blockCrc = Crc32C.Append(_blockCrc, bytes);
+        _file.Write(bytes);
+    }
+
+    private void FlushBuffer()
+    {
+        var pending = _buffer.AsSpan(0, _buffered);
+        _blockCrc = Crc32C.Append(_blockCrc, pending);
+        _file.Write(pending);
+        _buffered = 0;
     }
 
     private void Remember(ReadOnlySpan<byte> key)

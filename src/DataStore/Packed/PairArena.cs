@@ -66,6 +66,14 @@ internal sealed class PairArena
         Bytes = 0;
     }
 
+    /// <summary>Forgets every pair and lets go of every chunk: the build has spilled its last run.</summary>
+    public void Release()
+    {
+        Clear();
+        _chunks.Clear();
+        _slots = [];
+    }
+
     private void NextChunk(int length)
     {
         _chunk++;

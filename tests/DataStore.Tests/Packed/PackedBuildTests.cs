@@ -58,6 +58,43 @@ public sealed class PackedBuildTests : IDisposable
     }
 
     [Fact]
+    public void Point_reads_find_every_key_and_no_other_among_keys_of_mixed_lengths_that_share_prefixes()
+    {
+        const int Seed = 18;
+        var random = new Random(Seed);
+        var bases = Enumerable.Range(0, 8).Select(i => Bytes.Random(random.Next(0, 40), 100 + i)).ToList();
+        bases.Add(Bytes.Random(5_000, 99)); // long keys sharing a long prefix with their block's first key
+        var pairs = new Dictionary<string, (byte[] Key, byte[] Value)>();
+        while (pairs.Count < 3_000)
+        {
+            var key = bases[random.Next(bases.Count)].Concat(Bytes.Random(random.Next(pairs.Count % 7 == 0 ? 0 : 1, 12), random.Next())).ToArray();
+            if (key.Length > 0)
+            {
+                pairs.TryAdd(Convert.ToHexString(key), (key, Bytes.Random(random.Next(0, 300), random.Next())));
+            }
+        }
+
+        // Values past the writer's buffer go straight to the file.
+        var large = pairs.Keys.Take(3).ToList();
+        pairs[large[0]] = (pairs[large[0]].Key, Bytes.Random(100_000, 1));
+        pairs[large[1]] = (pairs[large[1]].Key, Bytes.Random(1 << 20, 2));
+        Assert.Equal(3_000, PackedStore.Build(pairs.Values.Select(p => KeyValuePair.Create(p.Key, p.Value)), StorePath, cancellationToken: Ct));
+
+        using var store = KeyValueStore.Open(StorePath);
+        foreach (var (key, value) in pairs.Values)
+        {
+            Assert.True(value.AsSpan().SequenceEqual(store.Get(key)), $"seed {Seed}: the value of {Bytes.Hex(key)}");
+            List<byte[]> near = [[.. key, 0], key[..^1], [.. key[..^1], (byte)(key[^1] + 1)]];
+            foreach (var other in near.Where(k => k.Length > 0))
+            {
+                Assert.True(pairs.ContainsKey(Convert.ToHexString(other)) == store.HaveKey(other), $"seed {Seed}: HaveKey({Bytes.Hex(other)})");
+            }
+        }
+
+        StoreAssert.KeysEqual(pairs.Values.Select(p => p.Key).Order(KeyOrder.Instance), StoreAssert.Scan(store, [], keysOnly: true));
+    }
+
+    [Fact]
     public void An_empty_key_is_an_argument_error()
     {
         Assert.Throws<ArgumentException>(() => PackedStore.Build([KeyValuePair.Create(Array.Empty<byte>(), new byte[] { 1 })], StorePath, cancellationToken: Ct));
