@@ -63,6 +63,7 @@ internal sealed partial class LmdbEnvironment
         try
         {
             errors.Check(LmdbNative.EnvSetMaxReaders(env, MaxReaders), "setting the reader table size");
+            errors.Check(LmdbNative.EnvSetMaxDbs(env, NamedDatabases), "setting the number of named databases");
             errors.Check(LmdbNative.EnvSetMapSize(env, exists ? 0 : (nuint)initialMapSize), "setting the map size");
             // Every commit, Relaxed or Durable, syncs its pages and leaves its meta page unsynced (MDB_NOMETASYNC), so a
             // meta page never reaches the disk before the pages it points to, in whatever order the disk writes back
@@ -72,15 +73,23 @@ internal sealed partial class LmdbEnvironment
             try
             {
                 errors.Check(LmdbNative.DbiOpen(txn, null, 0, out var dbi), "opening the database");
-                Dbi = dbi;
                 if (exists)
                 {
                     Files.LmdbTreeCheck.Run(Directory, _dataFile); // inside the read transaction: no page it reads is reused meanwhile
                 }
+
+                // The change feed's layout, when the file has it; committing the read transaction keeps its handles open.
+                var feedLayout = TryOpenFeedLayout(txn, errors, 0, out var pairs, out var feed);
+                errors.Check(LmdbNative.TxnCommit(txn), "opening the database");
+                txn = 0;
+                (Dbi, FeedDbi) = feedLayout ? (pairs, feed) : (dbi, 0u);
             }
             finally
             {
-                LmdbNative.TxnAbort(txn);
+                if (txn != 0)
+                {
+                    LmdbNative.TxnAbort(txn);
+                }
             }
         }
         catch

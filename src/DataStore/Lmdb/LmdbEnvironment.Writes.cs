@@ -10,12 +10,16 @@ internal enum LmdbWriteKind
     Delete,
     DeleteRange,
     Batch,
+
+    /// <summary>Prunes the change log to the retention in the request's second span (a 32-bit count); logs nothing.</summary>
+    PruneFeed,
 }
 
 internal sealed partial class LmdbEnvironment
 {
     private readonly LmdbWriteQueue _queue = new();
     private readonly List<LmdbWriteRequest> _group = new(LmdbWriteQueue.MaxGroup);
+    private readonly ChangeFeed.ChangeRecord _record = new();
     private long _combinedCommits;
 
     /// <summary>How many commits carried more than one caller's write (for tests and diagnostics).</summary>
@@ -180,8 +184,13 @@ internal sealed partial class LmdbEnvironment
                 for (var i = start; i < start + count; i++)
                 {
                     var request = group[i];
-                    request.Result = Apply(writer, request);
+                    request.Result = Apply(writer, request, txn);
                     wrote |= Wrote(request);
+                    if (FeedDbi != 0 && request.Kind != LmdbWriteKind.PruneFeed && Wrote(request))
+                    {
+                        // Each caller's commit gets its own record and sequence, in this transaction (ADR 0020).
+                        ChangeFeed.Lmdb.LmdbChangeLog.Append(txn, FeedDbi, ChangeFeed.Lmdb.LmdbChangeLog.Describe(_record, request));
+                    }
                 }
             }
             catch (LmdbException e)
@@ -225,7 +234,7 @@ internal sealed partial class LmdbEnvironment
         }
     }
 
-    private static long Apply(LmdbWriter writer, LmdbWriteRequest request)
+    private long Apply(LmdbWriter writer, LmdbWriteRequest request, nint txn)
     {
         switch (request.Kind)
         {
@@ -237,13 +246,20 @@ internal sealed partial class LmdbEnvironment
                 return -1;
             case LmdbWriteKind.DeleteRange:
                 return writer.DeleteRange(request.First, request.Second);
+            case LmdbWriteKind.PruneFeed:
+                return FeedDbi == 0 ? 0 : ChangeFeed.Lmdb.LmdbChangeLog.Prune(txn, FeedDbi, System.Buffers.Binary.BinaryPrimitives.ReadInt32LittleEndian(request.Second));
             default:
                 return writer.Write(request.Batch!);
         }
     }
 
-    // A batch whose precondition failed wrote nothing; every other write did (or tried to).
-    private static bool Wrote(LmdbWriteRequest request) => request.Kind != LmdbWriteKind.Batch || request.Result < 0;
+    // A batch whose precondition failed wrote nothing, nor did a prune that found nothing to remove; every other write did (or tried to).
+    private static bool Wrote(LmdbWriteRequest request) => request.Kind switch
+    {
+        LmdbWriteKind.Batch => request.Result < 0,
+        LmdbWriteKind.PruneFeed => request.Result > 0,
+        _ => true,
+    };
 
     private static long SizeHint(List<LmdbWriteRequest> group, int start, int count)
     {

@@ -32,9 +32,14 @@ internal static unsafe partial class LmdbNative
     public const uint NoTls = 0x200000;
     public const uint NoReadAhead = 0x800000;
     public const uint CopyCompact = 0x01;
+    public const uint Create = 0x40000;
+    public const uint Append = 0x20000;
+    public const uint MainDbi = 1;
+    public const int Incompatible = -30784;
 
     public const int First = 0;
     public const int GetCurrent = 4;
+    public const int Last = 6;
     public const int Next = 8;
     public const int SetRange = 17;
 
@@ -95,6 +100,9 @@ internal static unsafe partial class LmdbNative
 
     [LibraryImport(Library, EntryPoint = "mdb_env_set_maxreaders")]
     public static partial int EnvSetMaxReaders(nint env, uint readers);
+
+    [LibraryImport(Library, EntryPoint = "mdb_env_set_maxdbs")]
+    public static partial int EnvSetMaxDbs(nint env, uint dbs);
 
     [LibraryImport(Library, EntryPoint = "mdb_env_info")]
     public static partial int EnvInfoOf(nint env, out EnvInfo info);

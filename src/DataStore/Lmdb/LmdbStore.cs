@@ -1,4 +1,5 @@
 using System.Buffers;
+using DataStore.ChangeFeed;
 using DataStore.Sync;
 using Microsoft.Extensions.Logging;
 
@@ -10,10 +11,10 @@ namespace DataStore.Lmdb;
 /// synced before returning (Durable, shared by concurrent writers) or in the background every
 /// <see cref="DataStoreOptions.SyncInterval"/> (Relaxed).
 /// </summary>
-internal sealed unsafe class LmdbStore : KeyValueStoreBase
+internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
 {
     private const StoreCapabilities LmdbCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SharedAcrossProcesses |
-        StoreCapabilities.SnapshotScans | StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction;
+        StoreCapabilities.SnapshotScans | StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction | StoreCapabilities.ChangeFeed;
 
     // Not an LMDB code: a point read found a pair that failed its checksum (ADR 0014).
     private const int DamagedPair = int.MinValue;
@@ -23,6 +24,7 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
     private readonly Durability _durability;
     private readonly BackgroundSync? _backgroundSync;
     private readonly ILogger _logger;
+    private ChangeFeedState? _feed;
 
     private LmdbStore(LmdbEnvironment env, LmdbErrors errors, Durability durability, DataStoreOptions options, ILogger logger)
     {
@@ -40,6 +42,8 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
     public override StoreCapabilities Capabilities => LmdbCapabilities;
 
     public override Durability Durability => _durability;
+
+    public bool ChangeFeedOn => _feed is not null;
 
     /// <summary>The environment's current map size in bytes (for tests and diagnostics).</summary>
     internal long MapSize => _env.MapSize;
@@ -155,9 +159,33 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
     internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) =>
         LmdbIntegrity.Check(_env, _errors, cancellationToken);
 
+    public void StartChangeFeed(ChangeFeedSettings settings, ILogger logger)
+    {
+        _env.StartFeedLayout(_errors);
+        _feed = ChangeFeedState.Start(new ChangeFeed.Lmdb.LmdbChangeLog(_env, _errors), Path, settings, logger);
+    }
+
+    public ChangeLogPage ReadChanges(long after, int max)
+    {
+        if (!TryEnterCall())
+        {
+            throw new ObjectDisposedException(nameof(LmdbStore), $"The Lmdb store at '{Path}' has been disposed.");
+        }
+
+        try
+        {
+            return _feed!.Log.Read(after, max);
+        }
+        finally
+        {
+            ExitCall();
+        }
+    }
+
     protected override void Dispose(bool disposing)
     {
         _backgroundSync?.Dispose();
+        _feed?.Dispose(); // a last prune, while the environment is open
         try
         {
             SyncInBackground();
@@ -219,11 +247,26 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase
 
     private void AfterCommit(long ticket)
     {
-        if (_durability != Durability.Durable || ticket == 0)
+        if (ticket == 0)
         {
             return;
         }
 
+        try
+        {
+            if (_durability == Durability.Durable)
+            {
+                WaitUntilSynced(ticket);
+            }
+        }
+        finally
+        {
+            _feed?.Committed(); // the commit is there even when its sync failed
+        }
+    }
+
+    private void WaitUntilSynced(long ticket)
+    {
         try
         {
             _env.Sync.WaitUntilSynced(ticket);

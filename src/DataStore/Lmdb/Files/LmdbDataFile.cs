@@ -123,11 +123,11 @@ internal sealed class LmdbDataFile : IDisposable
             return null;
         }
 
-        return new LmdbMeta(layout, pageSize, BinaryPrimitives.ReadUInt64LittleEndian(meta[120..]), BinaryPrimitives.ReadUInt64LittleEndian(meta[128..]), Tree(meta[24..]), Tree(meta[72..]));
+        return new LmdbMeta(layout, pageSize, BinaryPrimitives.ReadUInt64LittleEndian(meta[120..]), BinaryPrimitives.ReadUInt64LittleEndian(meta[128..]), ReadTree(meta[24..]), ReadTree(meta[72..]));
     }
 
-    // MDB_db: md_pad, md_flags, md_depth, three page counts, md_entries, md_root.
-    private static LmdbTree Tree(ReadOnlySpan<byte> db) =>
+    /// <summary>A tree's root as an <c>MDB_db</c> records it (md_pad, md_flags, md_depth, three page counts, md_entries, md_root).</summary>
+    public static LmdbTree ReadTree(ReadOnlySpan<byte> db) =>
         new(BinaryPrimitives.ReadUInt16LittleEndian(db[6..]), BinaryPrimitives.ReadUInt64LittleEndian(db[32..]), BinaryPrimitives.ReadUInt64LittleEndian(db[40..]));
 
     private static LmdbMeta? Newest(LmdbMeta? a, LmdbMeta? b) => a is null ? b : b is null || a.TransactionId >= b.TransactionId ? a : b;

@@ -1,8 +1,8 @@
 namespace DataStore.Lmdb.Files;
 
 /// <summary>
-/// At every open of an existing store, before any read: the main tree walked with our own bounds-checked reader
-/// (<see cref="LmdbTreeReader"/>) up to <see cref="PageBudget"/> pages in key order, so a damaged page there is an
+/// At every open of an existing store, before any read: the store's trees (<see cref="LmdbStoreTrees"/>) walked with our own
+/// bounds-checked reader (<see cref="LmdbTreeReader"/>), each up to <see cref="PageBudget"/> pages in key order, so a damaged page there is an
 /// error naming the file instead of LMDB aborting the process on it later (its <c>IS_LEAF</c> assertion in
 /// <c>mdb_cursor_next</c>), or reading through a wild pointer. The caller holds a read transaction, so no page the walk
 /// follows is reused by a writer meanwhile. Pages past the budget are left to verify (ADR 0006).
@@ -16,6 +16,6 @@ internal static class LmdbTreeCheck
     public static void Run(string directory, string dataFile)
     {
         using var file = StoreFiles.Guard(directory, StoreBackend.Lmdb, () => LmdbDataFile.Open(directory, dataFile));
-        new LmdbTreeReader(file) { PageBudget = PageBudget }.Walk(file.Meta.Main, "main", static (_, _) => { });
+        LmdbStoreTrees.Walk(file, new LmdbTreeReader(file) { PageBudget = PageBudget }, null, CancellationToken.None);
     }
 }

@@ -15,6 +15,8 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
     private const ushort LeafPage = 0x02;
     private const ushort OverflowPage = 0x04;
     private const ushort BigData = 0x01;
+    private const ushort SubData = 0x02;
+    private const int TreeRecordSize = 48;
     private const int NodeHeader = 8;
     private const int MaxDepth = 64;
 
@@ -23,6 +25,7 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
     private byte[] _previous = [];
     private int _previousLength = -1;
     private bool _integerKeys;
+    private List<(string Name, LmdbTree Tree)>? _named;
     private ulong _pairs;
     private long _pages;
 
@@ -35,11 +38,14 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
     /// <summary>
     /// Calls <paramref name="visit"/> with every pair of <paramref name="tree"/>, in key order. The free-page tree's
     /// keys are transaction ids in the machine's byte order (<c>MDB_INTEGERKEY</c>), so they ascend as integers, not
-    /// as bytes (<paramref name="integerKeys"/>).
+    /// as bytes (<paramref name="integerKeys"/>). A main tree that lists named trees (a store with the change feed, ADR 0020)
+    /// adds each to <paramref name="named"/> instead of visiting it; without that list such a record is damage.
     /// </summary>
-    public void Walk(LmdbTree tree, string name, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit, CancellationToken cancellationToken = default, bool integerKeys = false)
+    public void Walk(LmdbTree tree, string name, Action<ReadOnlySpan<byte>, ReadOnlySpan<byte>> visit, CancellationToken cancellationToken = default,
+        bool integerKeys = false, List<(string Name, LmdbTree Tree)>? named = null)
     {
         _integerKeys = integerKeys;
+        _named = named;
         _previousLength = -1;
         _pairs = 0;
         _pages = 0;
@@ -153,6 +159,17 @@ internal sealed class LmdbTreeReader(LmdbDataFile file)
         key.CopyTo(_previous);
         _previousLength = key.Length;
         _pairs++;
+        if (flags == SubData && _named is not null)
+        {
+            if (size != TreeRecordSize || data.Length < TreeRecordSize)
+            {
+                throw file.Damage($"the named tree record on page {pageNumber} of its {name} tree holds {size} bytes, not LMDB's {TreeRecordSize}");
+            }
+
+            _named.Add((System.Text.Encoding.ASCII.GetString(key.TrimEnd((byte)0)), LmdbDataFile.ReadTree(data)));
+            return;
+        }
+
         if ((flags & ~BigData) != 0 || size < 0)
         {
             throw file.Damage($"a pair on page {pageNumber} of its {name} tree has node flags 0x{flags:x} that DataStore never writes");
