@@ -4,13 +4,11 @@ namespace DataStore.ChangeFeed;
 internal static class ChangeFeedSupport
 {
     /// <summary>True when stores of <paramref name="backend"/> can be created with the change feed on.</summary>
-    public static bool Has(StoreBackend backend) => backend is StoreBackend.Sqlite or StoreBackend.LiteDb;
+    public static bool Has(StoreBackend backend) => backend is StoreBackend.Sqlite or StoreBackend.LiteDb or StoreBackend.RocksDb;
 
     /// <summary>Why <paramref name="backend"/> has no change feed, for exceptions and the conformance suite's skips.</summary>
     public static string WhyNot(StoreBackend backend) => backend switch
     {
-        StoreBackend.RocksDb =>
-            "The RocksDb backend has no change feed yet: its log is to be written by the process that owns the store, in each commit's WriteBatch (ADR 0020)",
         StoreBackend.Lmdb =>
             "The Lmdb backend has no change feed yet: LMDB's named databases are records of the main database, which holds the pairs, so its log needs a layout of its own (ADR 0020)",
         StoreBackend.FileSystem =>

@@ -35,3 +35,10 @@ public sealed class LiteDbClientChangeFeedContract : ChangeFeedContract
 
     protected override bool ThroughOwner => true;
 }
+
+public sealed class RocksDbClientChangeFeedContract : ChangeFeedContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+
+    protected override bool ThroughOwner => true;
+}
