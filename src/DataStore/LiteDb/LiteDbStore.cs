@@ -199,6 +199,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
                     }
 
                     ticket = db.Committed();
+                    _log?.Written();
                     break;
                 }
                 catch (Exception e) when (LiteDbErrors.IsStoreFailure(e) || e is ObjectDisposedException)

@@ -9,16 +9,34 @@ namespace DataStore.ChangeFeed.LiteDb;
 /// user key can collide with it, and no scan, count, export or verify of the pairs reads it), one document
 /// <c>{_id: sequence, c: record}</c> per commit, inserted by the writer inside the commit's own LiteDB transaction. The
 /// latest sequence is read from the collection when the writer first appends on an engine (after an open, a reopen or
-/// Compact, which copies the collection), then counted under the store's write lock.
+/// Compact, which copies the collection), then counted under the store's write lock. Readers see a commit only once
+/// LiteDB's log writer has written it (<see cref="Written"/>): LiteDB shows a commit to readers before that, and kill -9
+/// in between would lose a commit a subscriber had seen.
 /// </summary>
-internal sealed class LiteDbChangeLog(LiteDbEngineGate gate, Func<LiteEngine> engine, Action<int> prune) : IChangeLog
+internal sealed class LiteDbChangeLog : IChangeLog
 {
     /// <summary>The log's collection.</summary>
     public const string Collection = "feed";
 
+    private readonly LiteDbEngineGate _gate;
+    private readonly Func<LiteEngine> _engine;
+    private readonly Action<int> _prune;
     private LiteEngine? _counted;
     private long _latest;
     private long _appended;
+    private long _written;
+
+    /// <summary>Opens the log of the engine <paramref name="engine"/> returns; <paramref name="prune"/> runs a prune in a write transaction.</summary>
+    public LiteDbChangeLog(LiteDbEngineGate gate, Func<LiteEngine> engine, Action<int> prune)
+    {
+        _gate = gate;
+        _engine = engine;
+        _prune = prune;
+        using (gate.Engine())
+        {
+            _written = Latest(engine());
+        }
+    }
 
     /// <summary>Inserts the record of the commit in progress; call under the write lock, inside the writer's transaction.</summary>
     public void Append(LiteEngine writer, ReadOnlySpan<byte> record)
@@ -39,13 +57,16 @@ internal sealed class LiteDbChangeLog(LiteDbEngineGate gate, Func<LiteEngine> en
     /// <summary>The transaction that holds the last appended record failed: the next append reads the latest sequence again.</summary>
     public void Abandoned() => _counted = null;
 
+    /// <summary>LiteDB's log writer has written every commit so far; call under the write lock, after the wait for it.</summary>
+    public void Written() => Volatile.Write(ref _written, _latest);
+
     public ChangeLogPage Read(long after, int max)
     {
         // Every write holds the engine's turn from BeginTrans to Commit, so both reads see the same commits.
-        using (gate.Engine())
+        using (_gate.Engine())
         {
-            var current = engine();
-            var latest = Latest(current);
+            var current = _engine();
+            var latest = Math.Min(Latest(current), Volatile.Read(ref _written));
             var records = new List<ChangeLogEntry>();
             if (max > 0 && after < latest)
             {
@@ -66,7 +87,7 @@ internal sealed class LiteDbChangeLog(LiteDbEngineGate gate, Func<LiteEngine> en
         }
     }
 
-    void IChangeLog.Prune(int retain) => prune(retain);
+    void IChangeLog.Prune(int retain) => _prune(retain);
 
     /// <summary>Deletes every record but the latest <paramref name="retain"/>; call inside a write transaction.</summary>
     public static void DeleteBefore(LiteEngine writer, int retain)
