@@ -3,8 +3,9 @@ using BenchmarkDotNet.Attributes;
 namespace DataStore.Benchmarks;
 
 /// <summary>
-/// What the change feed costs a write (ADR 0020): a Put and a 1,000-key batch on a Sqlite store created with the feed off,
-/// on, and on with a subscriber in this process receiving every event. Relaxed durability, 9-byte keys, 128-byte values.
+/// What the change feed costs a write (ADR 0020): a Put and a 1,000-key batch on a store of each backend with a change feed
+/// (<c>--backends</c> picks them; RocksDb and LiteDb through this process as their owner) created with the feed off, on,
+/// and on with a subscriber in this process receiving every event. Relaxed durability, 9-byte keys, 128-byte values.
 /// No job of its own: run it with <c>--inProcess --iterationCount 3 --warmupCount 1</c> (docs/benchmarks/change-feed.md).
 /// </summary>
 [MemoryDiagnoser]
@@ -18,6 +19,14 @@ public class ChangeFeedBenchmarks
     private Task? _subscriber;
     private long _next;
 
+    /// <summary>The backends with a change feed (and selected by <c>--backends</c>).</summary>
+    public static IEnumerable<StoreBackend> Backends =>
+        new[] { StoreBackend.Sqlite, StoreBackend.RocksDb, StoreBackend.LiteDb }.Where(KeyValueStore.IsAvailable).Where(b => BenchmarkCommandLine.Selects(b.ToString()));
+
+    /// <summary>The backend under test.</summary>
+    [ParamsSource(nameof(Backends))]
+    public StoreBackend Backend { get; set; } = StoreBackend.Sqlite;
+
     /// <summary>Off, On (nobody watching), or Watched (a subscriber of every key in this process).</summary>
     [Params("Off", "On", "Watched")]
     public string Feed { get; set; } = "Off";
@@ -27,7 +36,7 @@ public class ChangeFeedBenchmarks
     {
         _pool = BenchmarkData.ValuePool(15);
         _directory = BenchmarkData.NewDirectory();
-        _store = KeyValueStore.Open(new DataStoreOptions { Path = _directory, ChangeFeed = Feed != "Off" });
+        _store = KeyValueStore.Open(new DataStoreOptions { Path = _directory, Backend = Backend, ChangeFeed = Feed != "Off" });
         if (Feed == "Watched")
         {
             _stop = new CancellationTokenSource();

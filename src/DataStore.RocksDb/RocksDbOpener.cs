@@ -18,7 +18,13 @@ internal static class RocksDbOpener
     private static readonly TimeSpan MaxPause = TimeSpan.FromMilliseconds(200);
 
     /// <summary>Opens the database, creating it if needed; returns the <c>rocksdb_t</c> handle.</summary>
-    public static IntPtr Open(string directory, RocksDbOptions options, TimeSpan timeout)
+    public static IntPtr Open(string directory, RocksDbOptions options, TimeSpan timeout) => Open(directory, options, timeout, [], out _);
+
+    /// <summary>
+    /// Opens the database with its column families besides the default one (RocksDB refuses an open that leaves one out);
+    /// <paramref name="handles"/> receives the default family's handle and then one per name, empty when there are none.
+    /// </summary>
+    public static IntPtr Open(string directory, RocksDbOptions options, TimeSpan timeout, string[] families, out IntPtr[] handles)
     {
         var native = Native.Instance;
         var waited = Stopwatch.StartNew();
@@ -29,7 +35,7 @@ internal static class RocksDbOpener
             while (true)
             {
                 var error = IntPtr.Zero;
-                var db = native.rocksdb_open(options.Handle, name, out error);
+                var db = OpenOnce(options, name, families, out handles, out error);
                 if (error == IntPtr.Zero)
                 {
                     RecordOwner(directory);
@@ -77,6 +83,19 @@ internal static class RocksDbOpener
         {
             Marshal.FreeCoTaskMem(name);
         }
+    }
+
+    private static IntPtr OpenOnce(RocksDbOptions options, IntPtr name, string[] families, out IntPtr[] handles, out IntPtr error)
+    {
+        if (families.Length == 0)
+        {
+            handles = [];
+            return Native.Instance.rocksdb_open(options.Handle, name, out error);
+        }
+
+        string[] names = ["default", .. families];
+        handles = new IntPtr[names.Length];
+        return Native.Instance.rocksdb_open_column_families(options.Handle, name, names.Length, names, [.. names.Select(_ => options.Handle)], handles, out error);
     }
 
     /// <summary>Removes the owner record; called by the holder just before it closes the database.</summary>

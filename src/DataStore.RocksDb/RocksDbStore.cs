@@ -13,7 +13,7 @@ namespace DataStore.RocksDb;
 internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
 {
     private const StoreCapabilities RocksDbCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SnapshotScans |
-        StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction;
+        StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction | StoreCapabilities.ChangeFeed;
 
     private static readonly Native Rocks = Native.Instance;
     private static readonly byte* EmptyBytes = (byte*)NativeMemory.Alloc(1);
@@ -62,8 +62,11 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
         var nativeOptions = RocksDbOptions.Create(RocksDbTuning.Current);
         try
         {
-            var db = RocksDbOpener.Open(directory, nativeOptions, options.Timeout);
-            return new RocksDbStore(directory, durability, options, logger, nativeOptions, db);
+            var families = ExistingFamilies(directory, nativeOptions);
+            var db = RocksDbOpener.Open(directory, nativeOptions, options.Timeout, families, out var handles);
+            var store = new RocksDbStore(directory, durability, options, logger, nativeOptions, db);
+            store.Adopt(["default", .. families], handles);
+            return store;
         }
         catch
         {
@@ -77,6 +80,12 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
+        if (_log is not null)
+        {
+            WriteLogged(put: true, key, value);
+            return;
+        }
+
         EnterWrite(exclusive: false);
         try
         {
@@ -97,6 +106,12 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
     {
+        if (_log is not null)
+        {
+            WriteLogged(put: false, key, default);
+            return;
+        }
+
         EnterWrite(exclusive: false);
         try
         {
@@ -117,46 +132,56 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
     protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
     {
         // Exclusive: no write lands between counting the keys and deleting them.
+        long removed;
         EnterWrite(exclusive: true);
         try
         {
             using var batch = new RocksDbBatch(this);
-            var removed = batch.DeleteRangeCounting(start, end);
-            if (removed > 0)
+            removed = batch.DeleteRangeCounting(start, end);
+            if (removed > 0 || _log is not null) // with the feed on, every DeleteRange is a commit with its event
             {
+                _log?.Append(batch.Handle, _record.Clear().Add(KeyChangeKind.DeleteRange, start, end).Bytes);
                 Commit(batch, "DeleteRange");
             }
-
-            return removed;
         }
         finally
         {
             ExitWrite(exclusive: true);
         }
+
+        _feed?.Committed();
+        return removed;
     }
 
     protected override int WriteCore(WriteBatch batch)
     {
-        // Preconditions and open-ended range deletes read the store, so those batches hold the gate exclusively.
-        var exclusive = RocksDbBatch.ReadsTheStore(batch);
+        // Preconditions and open-ended range deletes read the store, so those batches hold the gate exclusively, as every
+        // write does with the feed on (sequence order is commit order).
+        var exclusive = _log is not null || RocksDbBatch.ReadsTheStore(batch);
+        int failed;
         EnterWrite(exclusive);
         try
         {
             using var native = new RocksDbBatch(this);
-            var failed = native.CheckPreconditions(batch);
-            if (failed >= 0)
+            failed = native.CheckPreconditions(batch);
+            if (failed < 0)
             {
-                return failed;
+                native.Add(batch);
+                _log?.Append(native.Handle, _record.Clear().Add(batch).Bytes);
+                Commit(native, "Writing a batch");
             }
-
-            native.Add(batch);
-            Commit(native, "Writing a batch");
-            return -1;
         }
         finally
         {
             ExitWrite(exclusive);
         }
+
+        if (failed < 0)
+        {
+            _feed?.Committed();
+        }
+
+        return failed;
     }
 
     protected override void CompactCore()
@@ -190,6 +215,7 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
         }
 
         FlushMemtables();
+        CloseChangeLog();
         _walSync?.SyncIfDirty();
 
         RocksDbOpener.ForgetOwner(_directory);
@@ -235,6 +261,7 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
         var error = IntPtr.Zero;
         Rocks.rocksdb_write(Db, _writeOptions, batch.Handle, out error);
         RocksDbErrors.ThrowIf(error, _directory, operation);
+        _log?.Committed();
     }
 
     private void EnterWrite(bool exclusive) => _gate.Enter(exclusive);

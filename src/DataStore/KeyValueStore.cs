@@ -71,7 +71,7 @@ public static class KeyValueStore
 
         var factory = BackendCatalog.Find(manifest.Backend) ?? throw Unavailable(directory, manifest.Backend, BackendCatalog.WhyUnavailable(manifest.Backend));
         var store = factory is Sharing.IBackendSharing { NeedsOwnerProcess: true }
-            ? Sharing.SharedStore.Open(directory, manifest.Backend, options, logger, () => Uncounted(factory.Open(directory, durability, options, logger, manifest.Checksums)))
+            ? Sharing.SharedStore.Open(directory, manifest.Backend, options, logger, () => WithFeed(Uncounted(factory.Open(directory, durability, options, logger, manifest.Checksums)), manifest, options, logger))
             : factory.Open(directory, durability, options, logger, manifest.Checksums);
         try
         {
@@ -89,6 +89,21 @@ public static class KeyValueStore
         }
 
         return store;
+    }
+
+    // The engine under a shared store logs its commits before it serves a client, in whichever process owns it (ADR 0020).
+    private static IKeyValueStore WithFeed(IKeyValueStore engine, StoreManifest manifest, DataStoreOptions options, ILogger logger)
+    {
+        try
+        {
+            ChangeFeed.ChangeFeedStart.Start(engine, manifest, options, logger);
+            return engine;
+        }
+        catch
+        {
+            engine.Dispose();
+            throw;
+        }
     }
 
     // The engine under a shared store: the shared store counts the calls (once).

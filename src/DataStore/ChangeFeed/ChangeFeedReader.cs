@@ -47,7 +47,7 @@ internal static class ChangeFeedReader
                 }
             }
 
-            if (records.Count < PageSize)
+            if (position >= page.Latest) // caught up (a page may hold fewer records than asked for, as an owner's answer does)
             {
                 await wakeup.WaitAsync(cancellationToken).ConfigureAwait(false);
             }

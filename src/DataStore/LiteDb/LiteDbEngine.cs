@@ -101,7 +101,7 @@ internal sealed class LiteDbEngine : IDisposable
         File.Delete(targetLog);
         using (var copy = Open(target, targetLog, keys))
         {
-            foreach (var collection in new[] { LiteDbTable.Pairs, LiteDbTable.Chunks })
+            foreach (var collection in new[] { LiteDbTable.Pairs, LiteDbTable.Chunks, ChangeFeed.LiteDb.LiteDbChangeLog.Collection })
             {
                 CopyCollection(collection, copy);
             }

@@ -16,7 +16,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
     public const string LogFile = "store-log.litedb";
 
     private const StoreCapabilities LiteDbCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SnapshotScans |
-        StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction;
+        StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction | StoreCapabilities.ChangeFeed;
 
     private readonly StoreWriterLock _writeLock;
     private readonly LiteDbCursors _cursors = new();
@@ -83,17 +83,18 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
         {
             db.Table.Put(pair.First, pair.Second);
             return 0;
-        });
+        }, static (record, pair) => record.Add(KeyChangeKind.Put, pair.First));
 
     protected override void DeleteCore(ReadOnlySpan<byte> key) =>
         Transact("Delete", new LiteDbSpans(key, default), static (db, pair) =>
         {
             db.Table.Delete(pair.First);
             return 0;
-        });
+        }, static (record, pair) => record.Add(KeyChangeKind.Delete, pair.First));
 
     protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end) =>
-        Transact("DeleteRange", new LiteDbSpans(start, end), static (db, range) => db.Table.DeleteRange(range.First, range.Second));
+        Transact("DeleteRange", new LiteDbSpans(start, end), static (db, range) => db.Table.DeleteRange(range.First, range.Second),
+            static (record, range) => record.Add(KeyChangeKind.DeleteRange, range.First, range.Second));
 
     protected override IKeyValueCursor ScanCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly)
     {
@@ -112,7 +113,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
 
     protected override int WriteCore(WriteBatch batch)
     {
-        var failed = Transact("Write", batch, static (db, batch) => db.Write(batch), isBatch: true);
+        var failed = Transact("Write", batch, static (db, batch) => db.Write(batch), static (record, batch) => record.Add(batch), isBatch: true);
         return failed >= 0 ? (int)failed : -1;
     }
 
@@ -125,6 +126,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
         using (_writeLock.EnterToClose())
         {
             _cursors.CloseAll();
+            _feed?.Dispose(); // prunes a last time on the open engine
             try
             {
                 using var turn = _engine.Engine();
@@ -155,10 +157,10 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
 
     /// <summary>
     /// Runs <paramref name="body"/> in one LiteDB transaction under the write lock, commits it unless a batch's
-    /// body returns a failed precondition's index (0 or more), waits for LiteDB's log writer, then for the sync a
+    /// body returns a failed precondition's index (0 or more), with the commit's change-log record when the feed is on, waits for LiteDB's log writer, then for the sync a
     /// durable write needs. Returns the body's result (removed count, or -1 / the failed index for a batch).
     /// </summary>
-    private long Transact<TState>(string operation, TState state, Func<LiteDbEngine, TState, long> body, bool isBatch = false)
+    private long Transact<TState>(string operation, TState state, Func<LiteDbEngine, TState, long> body, Action<ChangeFeed.ChangeRecord, TState>? describe, bool isBatch = false)
         where TState : allows ref struct
     {
         long result;
@@ -184,16 +186,20 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
                                 return result;
                             }
 
+                            AppendChange(db, state, describe);
                             db.Engine.Commit();
+                            _log?.Committed();
                         }
                         catch
                         {
+                            _log?.Abandoned();
                             Rollback(db.Engine);
                             throw;
                         }
                     }
 
                     ticket = db.Committed();
+                    _log?.Written();
                     break;
                 }
                 catch (Exception e) when (LiteDbErrors.IsStoreFailure(e) || e is ObjectDisposedException)
@@ -209,6 +215,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
         }
 
         AfterCommit(ticket);
+        _feed?.Committed();
         return result;
     }
 

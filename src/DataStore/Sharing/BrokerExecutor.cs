@@ -71,6 +71,9 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans) : I
                 }
 
                 return;
+            case MessageKind.ReadChanges:
+                ReadChanges(reader.Int64(), reader.Int32(), answer);
+                return;
             case MessageKind.ScanOpen:
                 CloseScan();
                 var start = reader.Bytes();
@@ -97,6 +100,21 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans) : I
         var at = answer.BeginLength();
         var found = engine.Get(key, answer);
         answer.EndLength(at, found);
+    }
+
+    // At most one chunk's worth of records (at least one), so a page never outgrows a scan chunk by much.
+    private void ReadChanges(long after, int max, MessageWriter answer)
+    {
+        var page = SharedStore.EngineFeed(engine).ReadChanges(after, max);
+        var records = page.Records;
+        var bytes = 0L;
+        var count = 0;
+        while (count < records.Count && (count == 0 || bytes + records[count].Record.Length <= BrokerProtocol.ChunkBytes))
+        {
+            bytes += records[count++].Record.Length;
+        }
+
+        SharedStore.WritePage(answer, count == records.Count ? page : page with { Records = records.Take(count).ToList() });
     }
 
     // A chunk: for each pair 1, key, value; then 0 when more chunks follow or 2 at the end of the scan.

@@ -18,6 +18,9 @@ internal enum MessageKind : byte
     Backup = 12,
     CheckIntegrity = 13,
 
+    /// <summary>Change-log records after a sequence (the change feed, ADR 0020), read by the owner's engine.</summary>
+    ReadChanges = 14,
+
     /// <summary>The request succeeded; the payload depends on the request.</summary>
     Ok = 128,
 

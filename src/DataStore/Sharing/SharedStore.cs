@@ -110,6 +110,8 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
         {
             (_role as IDisposable)?.Dispose();
         }
+
+        WakeSubscribers();
     }
 
     // Owner if the lock is free, else a client of whoever holds it; retried until the timeout (an owner may be starting or closing).

@@ -26,3 +26,19 @@ public sealed class LiteDbChangeFeedContract : ChangeFeedContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 }
+
+// Through a client of an owner process (ADR 0015): the owner's engine writes the log, the client reads it through the owner.
+
+public sealed class LiteDbClientChangeFeedContract : ChangeFeedContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+
+    protected override bool ThroughOwner => true;
+}
+
+public sealed class RocksDbClientChangeFeedContract : ChangeFeedContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+
+    protected override bool ThroughOwner => true;
+}

@@ -1,0 +1,85 @@
+using DataStore.ChangeFeed;
+using DataStore.ChangeFeed.LiteDb;
+using Microsoft.Extensions.Logging;
+
+namespace DataStore.LiteDb;
+
+// The change feed (ADR 0020): each commit inserts its record into the log's collection in its own transaction (Transact).
+internal sealed partial class LiteDbStore : IChangeFeedStore
+{
+    private readonly ChangeRecord _record = new();
+    private LiteDbChangeLog? _log;
+    private ChangeFeedState? _feed;
+
+    public bool ChangeFeedOn => _feed is not null;
+
+    public void StartChangeFeed(ChangeFeedSettings settings, ILogger logger)
+    {
+        _log = new LiteDbChangeLog(_engine, () => _db.Engine, PruneChangeLog);
+        _feed = ChangeFeedState.Start(_log, _directory, settings, logger);
+    }
+
+    public ChangeLogPage ReadChanges(long after, int max)
+    {
+        if (!TryEnterCall())
+        {
+            ThrowIfDisposed();
+        }
+
+        try
+        {
+            return Guarded("Reading the change log", () => _log!.Read(after, max));
+        }
+        finally
+        {
+            ExitCall();
+        }
+    }
+
+    // Under the write lock, in the writer's transaction: the record of the commit being made, when the feed is on.
+    private void AppendChange<TState>(LiteDbEngine db, TState state, Action<ChangeRecord, TState>? describe)
+        where TState : allows ref struct
+    {
+        if (_log is { } log && describe is not null)
+        {
+            describe(_record.Clear(), state);
+            log.Append(db.Engine, _record.Bytes);
+        }
+    }
+
+    private void PruneChangeLog(int retain)
+    {
+        if (IsDisposed)
+        {
+            // The last prune, from Dispose, which holds the write lock and has no call in flight.
+            PruneLocked(retain);
+            return;
+        }
+
+        using (_writeLock.Enter())
+        {
+            PruneLocked(retain);
+        }
+    }
+
+    private void PruneLocked(int retain)
+    {
+        var db = _db;
+        using (_engine.Engine())
+        {
+            db.Engine.BeginTrans();
+            try
+            {
+                LiteDbChangeLog.DeleteBefore(db.Engine, retain);
+                db.Engine.Commit();
+            }
+            catch
+            {
+                Rollback(db.Engine);
+                throw;
+            }
+        }
+
+        db.Committed();
+    }
+}
