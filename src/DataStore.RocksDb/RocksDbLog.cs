@@ -10,4 +10,10 @@ internal static partial class RocksDbLog
 
     [LoggerMessage(EventId = 61, EventName = "RocksDbCloseFlushFailed", Level = LogLevel.Warning, Message = "Flushing the RocksDB store at {Path} as it closed failed ({Error}); its WAL keeps the writes")]
     public static partial void CloseFlushFailed(ILogger logger, string path, string error);
+
+    [LoggerMessage(EventId = 62, EventName = "RocksDbOpenWalSyncFailed", Level = LogLevel.Warning, Message = "Syncing the RocksDB WAL at {Path} as it opened failed ({Error})")]
+    public static partial void OpenWalSyncFailed(ILogger logger, string path, string error);
+
+    [LoggerMessage(EventId = 63, EventName = "RocksDbSyncMarkFailed", Level = LogLevel.Warning, Message = "Recording the synced end of the RocksDB WAL at {Path} failed")]
+    public static partial void SyncMarkFailed(ILogger logger, Exception exception, string path);
 }

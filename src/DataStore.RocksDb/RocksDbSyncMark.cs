@@ -35,7 +35,7 @@ internal readonly record struct RocksDbSyncMark(ulong Sequence, ulong Boot, bool
         rocks.rocksdb_flush_wal(db, 1, out error);
         if (error != IntPtr.Zero)
         {
-            logger.LogWarning("Syncing the RocksDB WAL at {Path} as it opened failed ({Error})", directory, RocksDbErrors.TakeMessage(error));
+            RocksDbLog.OpenWalSyncFailed(logger, directory, RocksDbErrors.TakeMessage(error));
             return;
         }
 
@@ -51,7 +51,7 @@ internal readonly record struct RocksDbSyncMark(ulong Sequence, ulong Boot, bool
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
-            logger.LogWarning(e, "Recording the synced end of the RocksDB WAL at {Path} failed", directory);
+            RocksDbLog.SyncMarkFailed(logger, e, directory);
         }
     }
 
