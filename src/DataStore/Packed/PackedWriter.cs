@@ -5,14 +5,15 @@ using DataStore.Transfer;
 namespace DataStore.Packed;
 
 /// <summary>
-/// Writes a packed file from pairs given in strictly ascending key order. Pairs gather in a small block buffer that
-/// is written (and its CRC-32C taken) in one piece; a key or value too large for it goes straight to the file, so a
+/// Writes a packed file from pairs given in strictly ascending key order. Pairs gather in a 1 MiB buffer, each
+/// block's CRC-32C taken over it in one piece, and the buffer goes to the file whole (large enough that the
+/// FileStream passes it on without copying it again); a key or value too large for it goes straight to the file, so a
 /// 256 MiB value costs no memory. Only the index (one entry per block) and the hash records (12 bytes per pair) are
 /// kept until <see cref="Finish"/>.
 /// </summary>
 internal sealed class PackedWriter : IDisposable
 {
-    private const int BufferLength = 64 << 10;
+    private const int BufferLength = 1 << 20;
     private readonly FileStream _file;
     private readonly List<PackedBlockEntry> _index = [];
     private readonly ArrayBufferWriter<byte> _firstKeys = new();
@@ -20,6 +21,7 @@ internal sealed class PackedWriter : IDisposable
     private readonly bool _spilledRun;
     private readonly byte[] _buffer = new byte[BufferLength];
     private int _buffered;
+    private int _unchecked; // where the bytes of the current block not yet in its CRC start in the buffer
     private byte[] _previous = new byte[256];
     private int _previousLength = -1;
     private long _position = PackedFormat.HeaderLength;
@@ -31,11 +33,11 @@ internal sealed class PackedWriter : IDisposable
     /// <summary>Creates the file; a <paramref name="spilledRun"/> (read once, in order, then deleted) gets no hash table and is not synced.</summary>
     public PackedWriter(string path, bool spilledRun = false)
     {
-        _file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, 1 << 20);
+        _file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, BufferLength);
         _spilledRun = spilledRun;
         _hash = spilledRun ? null : new PackedHashBuilder();
         PackedFormat.WriteHeader(_buffer);
-        _file.Write(_buffer, 0, PackedFormat.HeaderLength);
+        _buffered = _unchecked = PackedFormat.HeaderLength;
     }
 
     /// <summary>Pairs written so far.</summary>
@@ -103,6 +105,8 @@ internal sealed class PackedWriter : IDisposable
             EndBlock();
         }
 
+        FlushBuffer();
+
         // First-key offsets are absolute: the key area follows the entries.
         var indexOffset = _position;
         var keyArea = indexOffset + ((long)_index.Count * PackedFormat.IndexEntryLength);
@@ -132,6 +136,7 @@ internal sealed class PackedWriter : IDisposable
     {
         _blockStart = _position;
         _blockCrc = Crc32C.Seed;
+        _unchecked = _buffered;
         _blockPairs = 0;
         _index.Add(new PackedBlockEntry(_blockStart, 0, 0, _firstKeys.WrittenCount, firstKey.Length, 0));
         _firstKeys.Write(firstKey);
@@ -139,7 +144,8 @@ internal sealed class PackedWriter : IDisposable
 
     private void EndBlock()
     {
-        FlushBuffer();
+        _blockCrc = Crc32C.Append(_blockCrc, _buffer.AsSpan(_unchecked, _buffered - _unchecked));
+        _unchecked = _buffered;
         _index[^1] = _index[^1] with
         {
             Length = checked((uint)(_position - _blockStart)),
@@ -147,41 +153,43 @@ internal sealed class PackedWriter : IDisposable
             Pairs = _blockPairs,
         };
         _blockStart = -1;
-        if (!_spilledRun && _position - _writtenBack >= PackedWriteback.Interval)
-        {
-            PackedWriteback.Start(_file, _writtenBack, _position - _writtenBack);
-            _writtenBack = _position;
-        }
     }
 
     private void Append(ReadOnlySpan<byte> bytes)
     {
+        if (bytes.Length > _buffer.Length - _buffered)
+        {
+            FlushBuffer();
+            if (bytes.Length > _buffer.Length)
+            {
+                _blockCrc = Crc32C.Append(_blockCrc, bytes);
+                _file.Write(bytes);
+                _position += bytes.Length;
+                return;
+            }
+        }
+
+        bytes.CopyTo(_buffer.AsSpan(_buffered));
+        _buffered += bytes.Length;
         _position += bytes.Length;
-        if (bytes.Length <= _buffer.Length - _buffered)
-        {
-            bytes.CopyTo(_buffer.AsSpan(_buffered));
-            _buffered += bytes.Length;
-            return;
-        }
-
-        FlushBuffer();
-        if (bytes.Length <= _buffer.Length)
-        {
-            bytes.CopyTo(_buffer);
-            _buffered = bytes.Length;
-            return;
-        }
-
-        _blockCrc = Crc32C.Append(_blockCrc, bytes);
-        _file.Write(bytes);
     }
 
+    /// <summary>Writes the buffer to the file (taking the CRC of the current block's part of it first).</summary>
     private void FlushBuffer()
     {
-        var pending = _buffer.AsSpan(0, _buffered);
-        _blockCrc = Crc32C.Append(_blockCrc, pending);
-        _file.Write(pending);
-        _buffered = 0;
+        if (_blockStart >= 0)
+        {
+            _blockCrc = Crc32C.Append(_blockCrc, _buffer.AsSpan(_unchecked, _buffered - _unchecked));
+        }
+
+        _file.Write(_buffer, 0, _buffered);
+        _buffered = _unchecked = 0;
+        var written = _position - _writtenBack; // the buffer is empty: every byte up to _position went to the file
+        if (!_spilledRun && written >= PackedWriteback.Interval)
+        {
+            PackedWriteback.Start(_file, _writtenBack, written);
+            _writtenBack = _position;
+        }
     }
 
     private void Remember(ReadOnlySpan<byte> key)
