@@ -3,8 +3,8 @@ using BenchmarkDotNet.Attributes;
 namespace DataStore.Benchmarks;
 
 /// <summary>
-/// What the change feed costs a write (ADR 0020): a Put and a 1,000-key batch on a Sqlite store created with the feed off,
-/// on, and on with a subscriber in this process receiving every event. Relaxed durability, 9-byte keys, 128-byte values.
+/// What the change feed costs a write (ADR 0020): a Put and a 1,000-key batch on a Sqlite or Lmdb store created with the feed
+/// off, on, and on with a subscriber in this process receiving every event. Relaxed durability, 9-byte keys, 128-byte values.
 /// No job of its own: run it with <c>--inProcess --iterationCount 3 --warmupCount 1</c> (docs/benchmarks/change-feed.md).
 /// </summary>
 [MemoryDiagnoser]
@@ -18,6 +18,10 @@ public class ChangeFeedBenchmarks
     private Task? _subscriber;
     private long _next;
 
+    /// <summary>The backends with a change feed.</summary>
+    [Params(StoreBackend.Sqlite, StoreBackend.Lmdb)]
+    public StoreBackend Backend { get; set; } = StoreBackend.Sqlite;
+
     /// <summary>Off, On (nobody watching), or Watched (a subscriber of every key in this process).</summary>
     [Params("Off", "On", "Watched")]
     public string Feed { get; set; } = "Off";
@@ -27,7 +31,7 @@ public class ChangeFeedBenchmarks
     {
         _pool = BenchmarkData.ValuePool(15);
         _directory = BenchmarkData.NewDirectory();
-        _store = KeyValueStore.Open(new DataStoreOptions { Path = _directory, ChangeFeed = Feed != "Off" });
+        _store = KeyValueStore.Open(new DataStoreOptions { Path = _directory, Backend = Backend, ChangeFeed = Feed != "Off" });
         if (Feed == "Watched")
         {
             _stop = new CancellationTokenSource();
