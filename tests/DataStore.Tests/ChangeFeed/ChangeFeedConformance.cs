@@ -12,6 +12,13 @@ public sealed class LmdbChangeFeedContract : ChangeFeedContract
     protected override StoreBackend Backend => StoreBackend.Lmdb;
 }
 
+public sealed class LmdbDurableChangeFeedContract : ChangeFeedContract
+{
+    protected override StoreBackend Backend => StoreBackend.Lmdb;
+
+    protected override Durability FeedDurability => Durability.Durable;
+}
+
 public sealed class FileSystemChangeFeedContract : ChangeFeedContract
 {
     protected override StoreBackend Backend => StoreBackend.FileSystem;

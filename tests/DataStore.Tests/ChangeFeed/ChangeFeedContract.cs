@@ -223,15 +223,21 @@ public abstract class ChangeFeedContract : StoreContract
         Assert.Contains($"The {Backend} backend has no change feed", error.Message, StringComparison.Ordinal);
     }
 
+    /// <summary>The durability the store is created with (the manifest's, so the child processes write with it too).</summary>
+    protected virtual Durability FeedDurability => Durability.Relaxed;
+
     /// <summary>Creates the store with the change feed on (the manifest's setting, so child processes log too).</summary>
     protected IKeyValueStore OpenFeed(int retention = ChangeFeedSettings.DefaultRetention)
     {
         RequireFeed();
-        return Open(o =>
+        var store = Open(o =>
         {
             o.ChangeFeed = true;
             o.ChangeFeedRetention = retention;
+            o.Durability = FeedDurability;
         });
+        Assert.Equal(FeedDurability, store.Durability);
+        return store;
     }
 
     private void RequireFeed()

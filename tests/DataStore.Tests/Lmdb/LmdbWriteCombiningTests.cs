@@ -60,6 +60,33 @@ public sealed class LmdbWriteCombiningTests : IDisposable
         Assert.False(store.HaveKey("lost"u8));
     }
 
+    [Fact]
+    public async Task Each_caller_of_a_combined_transaction_gets_its_own_change_log_record_and_sequence()
+    {
+        using var store = (LmdbStore)KeyValueStore.Open(new DataStoreOptions { Path = StorePath, Backend = StoreBackend.Lmdb, ChangeFeed = true, Timeout = Wait });
+        var combined = await RunQueuedBehindAnotherProcess(
+            store,
+            () => store.Put("w/1"u8, "1"u8),
+            () => store.Write(new WriteBatch().Put("w/2"u8, "2"u8).Delete("w/1"u8)),
+            () => store.DeletePrefix("w/3"u8));
+
+        var events = new List<StoreChange>();
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+        deadline.CancelAfter(Wait);
+        await foreach (var change in store.Watch("w/"u8, afterSequence: 0, deadline.Token))
+        {
+            events.Add(change);
+            if (events.Count == 3)
+            {
+                break;
+            }
+        }
+
+        Assert.Equal(1, combined);
+        Assert.Equal([1L, 2L, 3L], events.Select(e => e.Sequence));
+        Assert.Equal(["Put w/1", "Put w/2 Delete w/1", "DeleteRange w/3"], events.Select(e => string.Join(' ', e.Changes.Select(c => $"{c.Kind} {System.Text.Encoding.ASCII.GetString(c.Key)}"))));
+    }
+
     public void Dispose() => _directory.Dispose();
 
     // Starts each write on its own thread while a child process holds the writer lock, waits until all of them
