@@ -31,7 +31,7 @@ internal sealed class StoreTelemetry
     private StoreTelemetry(Meter meter, bool traced = true)
     {
         _traced = traced;
-        _operations = meter.CreateCounter<long>(OperationsName, "{operation}", "Store operations completed (point reads and writes, scans opened, batches, compactions).");
+        _operations = meter.CreateCounter<long>(OperationsName, "{operation}", "Store operations ended (point reads and writes, scans opened, batches, and the long operations: compact, export, import, migrate, backup, verify, hand-over).");
         _duration = meter.CreateHistogram<double>(DurationName, "s", "How long each store operation took.",
             advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [0.000_001, 0.000_01, 0.000_1, 0.001, 0.01, 0.1, 1, 10, 100] });
         meter.CreateObservableGauge(SizeName, _sizes.Observe, "By", "The size of each open store's files (sampled at most every few seconds; not for FileSystem stores).");
