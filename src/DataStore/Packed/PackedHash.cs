@@ -44,9 +44,12 @@ internal static class PackedHash
     /// <summary>The slot where the probe for <paramref name="hash"/> starts, in a table of <paramref name="slots"/> slots.</summary>
     public static long Home(ulong hash, long slots) => (long)(((hash & 0xFFFFFFFF) * (ulong)slots) >> 32);
 
-    /// <summary>The slot pointing at the pair whose key hashes to <paramref name="hash"/>, in block <paramref name="block"/> at <paramref name="offset"/>.</summary>
-    public static ulong Slot(ulong hash, int block, int offset) =>
-        (TagOf(hash) << TagShift) | ((ulong)(uint)block << OffsetBits) | (uint)offset;
+    /// <summary>What a build keeps per pair until it lays out the table: the hash's low 32 bits (the home), the tag and the offset; the block is implied by the pair's place.</summary>
+    public static ulong Record(ulong hash, int offset) => ((hash & 0xFFFFFFFF) << 32) | (TagOf(hash) << OffsetBits) | (uint)offset;
+
+    /// <summary>The slot of a <see cref="Record"/> for a pair of block <paramref name="block"/>; its probe starts at <c>Home(record >> 32, slots)</c>.</summary>
+    public static ulong SlotOf(ulong record, int block) =>
+        (((record & 0xFFFFFFFF) >> OffsetBits) << TagShift) | ((ulong)(uint)block << OffsetBits) | (record & ((1 << OffsetBits) - 1));
 
     /// <summary>True when a slot (never 0: the tag's top bit is set) may hold the key of <paramref name="hash"/>.</summary>
     public static bool SameTag(ulong slot, ulong hash) => slot >> TagShift == TagOf(hash);

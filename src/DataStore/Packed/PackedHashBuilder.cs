@@ -4,60 +4,65 @@ using System.Runtime.Intrinsics.X86;
 namespace DataStore.Packed;
 
 /// <summary>
-/// Gathers one record per pair while a packed file is written (its slot and the hash bits that place it: 12 bytes),
-/// then lays out the open-addressing table (linear probing, <see cref="PackedHash.SlotsFor"/> slots) and writes it.
+/// Gathers one 8-byte record per pair while a packed file is written (<see cref="PackedHash.Record"/>: the hash bits
+/// that place it, its tag and offset; the block follows from the pairs each block holds), then lays out the
+/// open-addressing table (linear probing, <see cref="PackedHash.SlotsFor"/> slots) and writes it.
 /// </summary>
 internal sealed unsafe class PackedHashBuilder
 {
     private const int ChunkLength = 1 << 16;
     private const int PrefetchDistance = 16;
-    private readonly List<ulong[]> _slots = [];
-    private readonly List<uint[]> _homes = [];
+    private readonly List<ulong[]> _records = [];
     private long _count;
 
-    /// <summary>Records the pair with <paramref name="key"/>, at <paramref name="offset"/> in block <paramref name="block"/>.</summary>
-    public void Add(ReadOnlySpan<byte> key, int block, int offset)
+    /// <summary>Records the next pair, with <paramref name="key"/>, at <paramref name="offset"/> in its block (pairs come in file order).</summary>
+    public void Add(ReadOnlySpan<byte> key, int offset)
     {
         var at = (int)(_count & (ChunkLength - 1));
         if (at == 0)
         {
-            _slots.Add(new ulong[ChunkLength]);
-            _homes.Add(new uint[ChunkLength]);
+            _records.Add(new ulong[ChunkLength]);
         }
 
-        var hash = PackedHash.Of(key);
-        _slots[^1][at] = PackedHash.Slot(hash, block, offset);
-        _homes[^1][at] = (uint)hash;
+        _records[^1][at] = PackedHash.Record(PackedHash.Of(key), offset);
         _count++;
     }
 
-    /// <summary>Writes the table to <paramref name="output"/> and forgets the records; returns the slot count.</summary>
-    public long Write(PackedPageWriter output)
+    /// <summary>Writes the table to <paramref name="output"/> and forgets the records; <paramref name="blocks"/> says how many pairs each block holds. Returns the slot count.</summary>
+    public long Write(PackedPageWriter output, IReadOnlyList<PackedBlockEntry> blocks)
     {
         var slots = PackedHash.SlotsFor(_count);
         var table = new ulong[slots];
         fixed (ulong* start = table)
         {
+            var block = -1;
+            var left = 0;
             for (var i = 0L; i < _count; i++)
             {
                 // The homes are random: fetch the line a later record lands on while this one is placed.
                 if (Sse.IsSupported && i + PrefetchDistance < _count)
                 {
-                    Sse.Prefetch0(start + PackedHash.Home(HomeOf(i + PrefetchDistance), slots));
+                    Sse.Prefetch0(start + PackedHash.Home(RecordAt(i + PrefetchDistance) >> 32, slots));
                 }
 
-                var position = PackedHash.Home(HomeOf(i), slots);
+                while (left == 0)
+                {
+                    left = blocks[++block].Pairs;
+                }
+
+                var record = RecordAt(i);
+                var position = PackedHash.Home(record >> 32, slots);
                 while (start[position] != 0)
                 {
                     position = position + 1 == slots ? 0 : position + 1;
                 }
 
-                start[position] = _slots[(int)(i / ChunkLength)][i & (ChunkLength - 1)];
+                start[position] = PackedHash.SlotOf(record, block);
+                left--;
             }
         }
 
-        _slots.Clear();
-        _homes.Clear();
+        _records.Clear();
         var bytes = new byte[ChunkLength * sizeof(ulong)];
         for (var done = 0L; done < slots;)
         {
@@ -74,5 +79,5 @@ internal sealed unsafe class PackedHashBuilder
         return slots;
     }
 
-    private uint HomeOf(long record) => _homes[(int)(record / ChunkLength)][record & (ChunkLength - 1)];
+    private ulong RecordAt(long index) => _records[(int)(index / ChunkLength)][index & (ChunkLength - 1)];
 }

@@ -8,7 +8,7 @@ namespace DataStore.Packed;
 /// Writes a packed file from pairs given in strictly ascending key order. Pairs gather in a 1 MiB buffer, each
 /// block's CRC-32C taken over it in one piece, and the buffer goes to the file whole (large enough that the
 /// FileStream passes it on without copying it again); a key or value too large for it goes straight to the file, so a
-/// 256 MiB value costs no memory. Only the index (one entry per block) and the hash records (12 bytes per pair) are
+/// 256 MiB value costs no memory. Only the index (one entry per block) and the hash records (8 bytes per pair) are
 /// kept until <see cref="Finish"/>.
 /// </summary>
 internal sealed class PackedWriter : IDisposable
@@ -73,7 +73,7 @@ internal sealed class PackedWriter : IDisposable
 
         // Every pair starts below TargetBlockLength in its block (the block closes past it): the hash slot's 12 bits hold it.
         var shared = _blockPairs == 0 ? 0 : key.CommonPrefixLength(BlockFirstKey);
-        _hash?.Add(key, _index.Count - 1, (int)(_position - _blockStart));
+        _hash?.Add(key, (int)(_position - _blockStart));
         if (_buffer.Length - _buffered < 3 * Varint.MaxBytes)
         {
             FlushBuffer();
@@ -121,7 +121,7 @@ internal sealed class PackedWriter : IDisposable
         region.Write(_firstKeys.WrittenSpan);
         region.Write(new byte[(int)((8 - ((indexOffset + region.Written) & 7)) & 7)]); // the hash table starts 8-byte aligned
         var hashOffset = indexOffset + region.Written;
-        var slots = _hash?.Write(region) ?? 0;
+        var slots = _hash?.Write(region, _index) ?? 0;
         var pageTableOffset = indexOffset + region.Written;
         var pageTableCrc = region.WriteTable();
         Span<byte> footer = stackalloc byte[PackedFormat.FooterLength];
