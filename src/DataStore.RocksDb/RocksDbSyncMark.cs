@@ -29,6 +29,7 @@ internal readonly record struct RocksDbSyncMark(ulong Sequence, ulong Boot, bool
     /// <summary>Syncs the WAL of the store just opened and records it; a store opened Durable is recorded as such.</summary>
     public static void RecordAtOpen(string directory, IntPtr db, bool durable, ILogger logger)
     {
+        RemoveStagingLeftovers(directory);
         var rocks = Native.Instance;
         var sequence = rocks.rocksdb_get_latest_sequence_number(db);
         var error = IntPtr.Zero;
@@ -52,6 +53,22 @@ internal readonly record struct RocksDbSyncMark(ulong Sequence, ulong Boot, bool
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             RocksDbLog.SyncMarkFailed(logger, e, directory);
+        }
+    }
+
+    // A process killed while replacing the record leaves its staging file; only the store's one open instance writes the record.
+    private static void RemoveStagingLeftovers(string directory)
+    {
+        try
+        {
+            foreach (var staging in Directory.EnumerateFiles(directory, FileName + ".*.tmp"))
+            {
+                File.Delete(staging);
+            }
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // Harmless litter; the next open tries again.
         }
     }
 

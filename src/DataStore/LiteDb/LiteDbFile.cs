@@ -12,7 +12,8 @@ namespace DataStore.LiteDb;
 /// overwrites data pages before the log that holds them is durable. The log does not sync on <c>Flush()</c>:
 /// the store syncs it before a durable write returns and in the background. The log does sync before the page
 /// that confirms a transaction (a write barrier): LiteDB's log pages carry no checksum, so a disk that wrote the
-/// confirming page back before an earlier page of the log would have LiteDB apply that page's stale bytes.
+/// confirming page back before an earlier page of the log would have LiteDB apply that page's stale bytes. Emptying
+/// the log (after a checkpoint) syncs the data file before and the log after.
 /// LiteDB wraps each stream in its own lock, so <see cref="Position"/> is never used by two threads at once.
 /// </remarks>
 internal sealed class LiteDbFile : Stream
@@ -27,6 +28,7 @@ internal sealed class LiteDbFile : Stream
     private readonly SafeFileHandle _handle;
     private readonly LiteDbFile? _logBeforeMe;
     private readonly bool _isLog;
+    private LiteDbFile? _checkpointTarget;
     private long _position;
     private volatile bool _dirty;
 
@@ -42,7 +44,12 @@ internal sealed class LiteDbFile : Stream
     public static LiteDbFile OpenLog(string path) => new(Open(path), null);
 
     /// <summary>Opens or creates the data file, which syncs <paramref name="log"/> before it is overwritten.</summary>
-    public static LiteDbFile OpenData(string path, LiteDbFile log) => new(Open(path), log);
+    public static LiteDbFile OpenData(string path, LiteDbFile log)
+    {
+        var data = new LiteDbFile(Open(path), log);
+        log._checkpointTarget = data;
+        return data;
+    }
 
     public override bool CanRead => true;
 
@@ -106,8 +113,15 @@ internal sealed class LiteDbFile : Stream
     public override void SetLength(long value)
     {
         _logBeforeMe?.Sync();
+        _checkpointTarget?.Sync(); // LiteDB empties the log after a checkpoint: the pages it copied are on disk first
         RandomAccess.SetLength(_handle, value);
         _dirty = true;
+        if (_isLog)
+        {
+            // The cut is on disk before any later log write: LiteDB restarts transaction ids in an emptied log, so a
+            // new page landing over an old log whose cut was lost would join an old, already applied transaction.
+            Sync();
+        }
     }
 
     protected override void Dispose(bool disposing)
