@@ -18,8 +18,12 @@ public class ChangeFeedBenchmarks
     private Task? _subscriber;
     private long _next;
 
-    /// <summary>The backends with a change feed.</summary>
-    [Params(StoreBackend.Sqlite, StoreBackend.Lmdb)]
+    /// <summary>The backends with a change feed (<c>--backends</c> narrows them).</summary>
+    public static IEnumerable<StoreBackend> FeedBackends =>
+        new[] { StoreBackend.Sqlite, StoreBackend.Lmdb }.Where(b => BenchmarkCommandLine.Selects(b.ToString())).ToArray();
+
+    /// <summary>The backend under test.</summary>
+    [ParamsSource(nameof(FeedBackends))]
     public StoreBackend Backend { get; set; } = StoreBackend.Sqlite;
 
     /// <summary>Off, On (nobody watching), or Watched (a subscriber of every key in this process).</summary>
