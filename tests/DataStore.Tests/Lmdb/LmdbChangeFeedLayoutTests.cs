@@ -65,9 +65,11 @@ public sealed class LmdbChangeFeedLayoutTests : IDisposable
 
         var report = await store.VerifyAsync(cancellationToken: TestContext.Current.CancellationToken);
         var events = new List<StoreChange>();
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+        deadline.CancelAfter(TimeSpan.FromSeconds(30));
         var error = await Assert.ThrowsAsync<StoreFormatException>(async () =>
         {
-            await foreach (var change in store.Watch("a/"u8, afterSequence: 0, TestContext.Current.CancellationToken))
+            await foreach (var change in store.Watch("a/"u8, afterSequence: 0, deadline.Token))
             {
                 events.Add(change);
             }
