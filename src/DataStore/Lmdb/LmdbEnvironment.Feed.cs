@@ -65,44 +65,32 @@ internal sealed partial class LmdbEnvironment
 
     private void CreateFeedLayoutLocked(LmdbErrors errors)
     {
-        var env = Handle(errors);
-        while (true)
+        var txn = BeginWriteLocked(errors);
+        uint pairs, feed;
+        try
         {
-            var rc = LmdbNative.TxnBegin(env, 0, 0, out var txn);
-            if (rc == LmdbNative.MapResized)
+            if (!TryOpenFeedLayout(txn, errors, 0, out pairs, out feed))
             {
-                ResizeLocked(0, errors);
-                continue;
-            }
-
-            errors.Check(rc, "beginning a write transaction");
-            uint pairs, feed;
-            try
-            {
-                if (!TryOpenFeedLayout(txn, errors, 0, out pairs, out feed))
+                errors.Check(LmdbNative.Stat(txn, LmdbNative.MainDbi, out var main), "reading the database statistics");
+                if (main.Entries != 0)
                 {
-                    errors.Check(LmdbNative.Stat(txn, LmdbNative.MainDbi, out var main), "reading the database statistics");
-                    if (main.Entries != 0)
-                    {
-                        throw new DataStoreException(StoreFailure.Unavailable, Directory, StoreBackend.Lmdb,
-                            $"the manifest turns the change feed on, but the data file {_dataFile} holds {main.Entries} pairs in the layout of a store without it. " +
-                            "Restore the manifest from a backup, or export the store and import it into one created with the change feed.");
-                    }
-
-                    _ = TryOpenFeedLayout(txn, errors, LmdbNative.Create, out pairs, out feed);
+                    throw new DataStoreException(StoreFailure.Unavailable, Directory, StoreBackend.Lmdb,
+                        $"the manifest turns the change feed on, but the data file {_dataFile} holds {main.Entries} pairs in the layout of a store without it. " +
+                        "Restore the manifest from a backup, or export the store and import it into one created with the change feed.");
                 }
-            }
-            catch
-            {
-                LmdbNative.TxnAbort(txn);
-                throw;
-            }
 
-            errors.Check(LmdbNative.TxnCommit(txn), "creating the change feed's databases");
-            Dbi = pairs;
-            FeedDbi = feed;
-            return;
+                _ = TryOpenFeedLayout(txn, errors, LmdbNative.Create, out pairs, out feed);
+            }
         }
+        catch
+        {
+            LmdbNative.TxnAbort(txn);
+            throw;
+        }
+
+        errors.Check(LmdbNative.TxnCommit(txn), "creating the change feed's databases");
+        Dbi = pairs;
+        FeedDbi = feed;
     }
 
     // Inside a transaction: true with both handles when the store has the feed's layout; false when it has the layout

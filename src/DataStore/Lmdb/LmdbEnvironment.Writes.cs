@@ -166,17 +166,9 @@ internal sealed partial class LmdbEnvironment
     private void WriteLocked(List<LmdbWriteRequest> group, int start, int count)
     {
         var errors = group[start].Errors;
-        var env = Handle(errors);
         while (true)
         {
-            var rc = LmdbNative.TxnBegin(env, 0, 0, out var txn);
-            if (rc == LmdbNative.MapResized)
-            {
-                ResizeLocked(0, errors);
-                continue;
-            }
-
-            errors.Check(rc, "beginning a write transaction");
+            var txn = BeginWriteLocked(errors);
             var wrote = false;
             try
             {
@@ -216,7 +208,7 @@ internal sealed partial class LmdbEnvironment
                 return;
             }
 
-            rc = LmdbNative.TxnCommit(txn);
+            var rc = LmdbNative.TxnCommit(txn);
             if (rc == LmdbNative.MapFull)
             {
                 Grow(SizeHint(group, start, count), errors);
@@ -231,6 +223,23 @@ internal sealed partial class LmdbEnvironment
             }
 
             return;
+        }
+    }
+
+    // Holding the writer locks: begins a write transaction, first adopting the map size another process grew the store to.
+    private nint BeginWriteLocked(LmdbErrors errors)
+    {
+        var env = Handle(errors);
+        while (true)
+        {
+            var rc = LmdbNative.TxnBegin(env, 0, 0, out var txn);
+            if (rc != LmdbNative.MapResized)
+            {
+                errors.Check(rc, "beginning a write transaction");
+                return txn;
+            }
+
+            ResizeLocked(0, errors);
         }
     }
 

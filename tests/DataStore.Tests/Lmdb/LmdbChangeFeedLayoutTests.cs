@@ -65,9 +65,11 @@ public sealed class LmdbChangeFeedLayoutTests : IDisposable
 
         var report = await store.VerifyAsync(cancellationToken: TestContext.Current.CancellationToken);
         var events = new List<StoreChange>();
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+        deadline.CancelAfter(TimeSpan.FromSeconds(30));
         var error = await Assert.ThrowsAsync<StoreFormatException>(async () =>
         {
-            await foreach (var change in store.Watch("a/"u8, afterSequence: 0, TestContext.Current.CancellationToken))
+            await foreach (var change in store.Watch("a/"u8, afterSequence: 0, deadline.Token))
             {
                 events.Add(change);
             }
@@ -112,19 +114,10 @@ public sealed class LmdbChangeFeedLayoutTests : IDisposable
     }
 
     // A change-log record written through LMDB directly, as damage would leave it.
-    private static unsafe void WriteRawRecord(LmdbStore store, long sequence, byte[] record)
+    private static void WriteRawRecord(LmdbStore store, long sequence, byte[] record)
     {
-        var env = store.Environment;
-        Span<byte> key = stackalloc byte[sizeof(long)];
+        var key = new byte[sizeof(long)];
         System.Buffers.Binary.BinaryPrimitives.WriteInt64BigEndian(key, sequence);
-        Assert.Equal(0, LmdbNative.TxnBegin(env.RawHandle, 0, 0, out var txn));
-        fixed (byte* k = key, v = record)
-        {
-            var keyVal = new LmdbNative.Val(k, key.Length);
-            var data = new LmdbNative.Val(v, record.Length);
-            Assert.Equal(0, LmdbNative.Put(txn, env.FeedDbi, &keyVal, &data, 0));
-        }
-
-        Assert.Equal(0, LmdbNative.TxnCommit(txn));
+        LmdbTestStores.PutRaw(store, store.Environment.FeedDbi, key, record);
     }
 }

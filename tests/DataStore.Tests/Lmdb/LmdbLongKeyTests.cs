@@ -117,17 +117,5 @@ public sealed class LmdbLongKeyTests : IDisposable
     public void Dispose() => _directory.Dispose();
 
     /// <summary>Writes a stored key and value as they lie in the LMDB file, past the backend's own encoding.</summary>
-    private static unsafe void PutRaw(LmdbStore store, byte[] stored, byte[] value)
-    {
-        var env = store.Environment;
-        Assert.Equal(0, LmdbNative.TxnBegin(env.RawHandle, 0, 0, out var txn));
-        fixed (byte* k = stored, v = value)
-        {
-            var keyVal = new LmdbNative.Val(k, stored.Length);
-            var data = new LmdbNative.Val(v, value.Length);
-            Assert.Equal(0, LmdbNative.Put(txn, env.Dbi, &keyVal, &data, 0));
-        }
-
-        Assert.Equal(0, LmdbNative.TxnCommit(txn));
-    }
+    private static void PutRaw(LmdbStore store, byte[] stored, byte[] value) => LmdbTestStores.PutRaw(store, store.Environment.Dbi, stored, value);
 }

@@ -31,6 +31,21 @@ internal static class LmdbTestStores
         return path;
     }
 
+    /// <summary>Writes a stored key and value into the database <paramref name="dbi"/> as they lie in the LMDB file, past the backend's own encoding.</summary>
+    public static unsafe void PutRaw(LmdbStore store, uint dbi, ReadOnlySpan<byte> stored, ReadOnlySpan<byte> value)
+    {
+        var env = store.Environment;
+        Assert.Equal(0, LmdbNative.TxnBegin(env.RawHandle, 0, 0, out var txn));
+        fixed (byte* k = stored, v = value)
+        {
+            var keyVal = new LmdbNative.Val(k, stored.Length);
+            var data = new LmdbNative.Val(v, value.Length);
+            Assert.Equal(0, LmdbNative.Put(txn, dbi, &keyVal, &data, 0));
+        }
+
+        Assert.Equal(0, LmdbNative.TxnCommit(txn));
+    }
+
     public static byte[] Filled(int size, int seed)
     {
         var value = new byte[size];

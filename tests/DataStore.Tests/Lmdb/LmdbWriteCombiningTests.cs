@@ -120,17 +120,5 @@ public sealed class LmdbWriteCombiningTests : IDisposable
     }
 
     // A pair whose stored value lacks its checksum, written through LMDB directly: reading it is a damage error.
-    private static unsafe void WriteDamagedPair(LmdbStore store, ReadOnlySpan<byte> key)
-    {
-        var env = store.Environment;
-        Assert.Equal(0, LmdbNative.TxnBegin(env.RawHandle, 0, 0, out var txn));
-        fixed (byte* k = key, v = "zz"u8)
-        {
-            var keyVal = new LmdbNative.Val(k, key.Length);
-            var data = new LmdbNative.Val(v, 2);
-            Assert.Equal(0, LmdbNative.Put(txn, env.Dbi, &keyVal, &data, 0));
-        }
-
-        Assert.Equal(0, LmdbNative.TxnCommit(txn));
-    }
+    private static void WriteDamagedPair(LmdbStore store, ReadOnlySpan<byte> key) => LmdbTestStores.PutRaw(store, store.Environment.Dbi, key, "zz"u8);
 }
