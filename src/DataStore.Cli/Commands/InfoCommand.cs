@@ -5,7 +5,7 @@ using DataStore.Manifest;
 
 namespace DataStore.Cli.Commands;
 
-/// <summary><c>datastore info</c>: backend, format version, path, sharing, key count and size on disk.</summary>
+/// <summary><c>datastore info</c>: backend, format version, path, sharing, key count and size on disk; for a Packed store, what its file holds.</summary>
 internal static class InfoCommand
 {
     public static CliCommand Create()
@@ -18,16 +18,17 @@ internal static class InfoCommand
             var manifest = StoreManifest.OpenOrCreate(store.Path, new DataStoreOptions { Path = store.Path, CreateIfMissing = false });
             var keys = StatusDisplay.While("Counting keys", () => StoreStatistics.CountKeys(store, []));
             var bytes = StoreStatistics.SizeOnDisk(store.Path);
+            var packed = store.Backend == StoreBackend.Packed ? PackedStore.Describe(store.Path) : null;
             if (context.Parse.GetValue(json))
             {
                 var capabilities = Enum.GetValues<StoreCapabilities>().Where(c => c != StoreCapabilities.None && store.Capabilities.HasFlag(c)).Select(c => c.ToString()).ToArray();
                 var record = new InfoRecord(store.Path, store.Backend.ToString(), manifest.FormatVersion, store.Durability.ToString(), capabilities,
-                    store.Sharing.Role.ToString(), store.Sharing.OwnerProcessId, keys, bytes);
+                    store.Sharing.Role.ToString(), store.Sharing.OwnerProcessId, keys, bytes, packed);
                 JsonOutput.Write(context, record, CliJsonContext.Default.InfoRecord);
                 return ExitCode.Ok;
             }
 
-            TableWriter.Write(context, [
+            List<(string, string)> rows = [
                 ("path", store.Path),
                 ("backend", store.Backend.ToString()),
                 ("format version", manifest.FormatVersion.ToString(CultureInfo.InvariantCulture)),
@@ -36,10 +37,20 @@ internal static class InfoCommand
                 ("sharing", Describe(store.Sharing)),
                 ("keys", keys.ToString(CultureInfo.InvariantCulture)),
                 ("size on disk", $"{bytes.ToString(CultureInfo.InvariantCulture)} bytes ({StoreStatistics.Readable(bytes)})"),
-            ]);
+            ];
+            if (packed is not null)
+            {
+                rows.Add(("packed file", Describe(packed)));
+            }
+
+            TableWriter.Write(context, rows);
             return ExitCode.Ok;
         });
     }
+
+    private static string Describe(PackedFileInfo packed) => string.Create(CultureInfo.InvariantCulture,
+        $"format {packed.FormatVersion}, {packed.Pairs} pairs ({StoreStatistics.Readable(packed.KeyBytes)} of keys, {StoreStatistics.Readable(packed.ValueBytes)} of values) " +
+        $"in {packed.Blocks} blocks; index {StoreStatistics.Readable(packed.IndexBytes)}, hash table {StoreStatistics.Readable(packed.HashTableBytes)}");
 
     private static string Describe(StoreSharing sharing) => sharing.Role switch
     {

@@ -10,4 +10,5 @@ internal sealed record InfoRecord(
     string Sharing,
     int OwnerProcessId,
     long Keys,
-    long SizeOnDisk);
+    long SizeOnDisk,
+    PackedFileInfo? Packed);

@@ -52,6 +52,24 @@ public static class PackedStore
         return Build(PairSources.Of(reader), path, total, progress, DefaultMemoryBudget, () => reader.Finish(), cancellationToken);
     }
 
+    /// <summary>Reads what the Packed store in directory <paramref name="path"/> holds from its file's header and footer (both checked).</summary>
+    /// <exception cref="StoreFormatException">The file is missing, damaged, truncated or of another format version.</exception>
+    public static PackedFileInfo Describe(string path)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        var directory = System.IO.Path.GetFullPath(path);
+        var filePath = System.IO.Path.Combine(directory, PackedFormat.FileName);
+        if (!File.Exists(filePath))
+        {
+            throw PackedDamage.Error(directory, filePath, "it is missing");
+        }
+
+        using var file = PackedFile.Open(filePath, directory);
+        var footer = file.Footer;
+        return new PackedFileInfo((int)PackedFormat.Version, footer.PairCount, footer.BlockCount, footer.KeyBytes, footer.ValueBytes,
+            footer.HashOffset - footer.IndexOffset, footer.PageTableOffset - footer.HashOffset, file.Length);
+    }
+
     /// <summary>The one build path: <paramref name="beforeCommit"/> runs once every pair is written, before the rename (a dump checks its trailer there).</summary>
     internal static long Build(IPairSource source, string path, long? totalPairs, IProgress<StoreProgress>? progress, long memoryBudget, Action? beforeCommit, CancellationToken cancellationToken)
     {

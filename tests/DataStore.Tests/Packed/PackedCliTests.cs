@@ -59,6 +59,29 @@ public sealed class PackedCliTests : IDisposable
     }
 
     [Fact]
+    public void Info_on_a_Packed_store_shows_what_its_file_holds_as_text_and_as_json()
+    {
+        CliBackends.CreateStore(Source, StoreBackend.Sqlite, MaintenanceStores.Sample(100));
+        DatastoreTool.RunOk(_directory.Path, "pack", "--store", Source, "--to", Target);
+        var expected = PackedStore.Describe(Target);
+
+        var text = DatastoreTool.RunOk(_directory.Path, "info", "--store", Target).Text;
+        var json = DatastoreTool.RunOk(_directory.Path, "info", "--json", "--store", Target).Text;
+        var sqlite = DatastoreTool.RunOk(_directory.Path, "info", "--json", "--store", Source).Text;
+
+        Assert.Equal(104, expected.Pairs);
+        Assert.True(expected.Blocks > 0 && expected.IndexBytes > 0 && expected.HashTableBytes > 0, expected.ToString());
+        Assert.Equal(new FileInfo(Path.Combine(Target, "store.packed")).Length, expected.FileBytes);
+        Assert.Contains($"packed file: format {expected.FormatVersion}, 104 pairs", text, StringComparison.Ordinal);
+        Assert.Contains($"in {expected.Blocks} blocks; index ", text, StringComparison.Ordinal);
+        using var document = System.Text.Json.JsonDocument.Parse(json);
+        var packed = document.RootElement.GetProperty("packed");
+        Assert.Equal(104, packed.GetProperty("pairs").GetInt64());
+        Assert.Equal(expected.HashTableBytes, packed.GetProperty("hashTableBytes").GetInt64());
+        Assert.DoesNotContain("\"packed\"", sqlite, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Export_and_migrate_read_from_a_Packed_store()
     {
         CliBackends.CreateStore(Source, StoreBackend.Sqlite, MaintenanceStores.Sample(50));
