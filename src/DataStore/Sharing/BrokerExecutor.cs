@@ -6,6 +6,9 @@ namespace DataStore.Sharing;
 /// </summary>
 internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans) : IDisposable
 {
+    // A client asks for one page of change-log records (256); a damaged request asking more reads no more than this.
+    private const int MaxChangesPerPage = 4096;
+
     private IKeyValueCursor? _cursor;
 
     /// <summary>Runs <paramref name="request"/>; an engine failure becomes an error answer. A malformed request throws <see cref="BrokerProtocolException"/>.</summary>
@@ -105,7 +108,7 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans) : I
     // At most one chunk's worth of records (at least one), so a page never outgrows a scan chunk by much.
     private void ReadChanges(long after, int max, MessageWriter answer)
     {
-        var page = SharedStore.EngineFeed(engine).ReadChanges(after, max);
+        var page = SharedStore.EngineFeed(engine).ReadChanges(after, Math.Clamp(max, 0, MaxChangesPerPage));
         var records = page.Records;
         var bytes = 0L;
         var count = 0;

@@ -86,7 +86,13 @@ internal sealed partial class SharedStore : IChangeFeedStore
     {
         var latest = reader.Int64();
         var count = reader.Int32();
-        var records = new List<ChangeLogEntry>(count);
+        if (count < 0)
+        {
+            throw new BrokerProtocolException($"a change-log page of {count} records");
+        }
+
+        // A damaged count reserves at most 1,024 entries up front; reading past the message then fails as a protocol error.
+        var records = new List<ChangeLogEntry>(Math.Min(count, 1024));
         for (var i = 0; i < count; i++)
         {
             records.Add(new ChangeLogEntry(reader.Int64(), reader.Bytes().ToArray()));
