@@ -118,15 +118,7 @@ internal sealed unsafe class RocksDbChangeLog : IChangeLog
     }
 
     /// <summary>Writes the log's memtable to a table file, as the store does with the pairs' as it closes.</summary>
-    public void Flush(IntPtr flushOptions)
-    {
-        var error = IntPtr.Zero;
-        Rocks.rocksdb_flush_cf(_store.Db, flushOptions, _family, out error);
-        if (error != IntPtr.Zero)
-        {
-            RocksDbErrors.TakeMessage(error); // the WAL keeps the records
-        }
-    }
+    public void Flush() => _ = RocksDbFlush.AndWait(_store.Db, _family); // a failure leaves the records in the WAL
 
     public void Dispose()
     {

@@ -93,13 +93,7 @@ internal sealed unsafe partial class RocksDbStore : IChangeFeedStore
     private void CloseChangeLog()
     {
         _feed?.Dispose();
-        if (_log is not null)
-        {
-            var flush = Rocks.rocksdb_flushoptions_create();
-            Rocks.rocksdb_flushoptions_set_wait(flush, 1);
-            _log.Flush(flush);
-            Rocks.rocksdb_flushoptions_destroy(flush);
-        }
+        _log?.Flush();
 
         foreach (var family in _families)
         {

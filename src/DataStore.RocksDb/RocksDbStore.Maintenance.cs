@@ -65,21 +65,10 @@ internal sealed unsafe partial class RocksDbStore
     /// </summary>
     private void FlushMemtables()
     {
-        var options = Rocks.rocksdb_flushoptions_create();
-        try
+        if (RocksDbFlush.AndWait(Db) is { } error)
         {
-            Rocks.rocksdb_flushoptions_set_wait(options, 1);
-            var error = IntPtr.Zero;
-            Rocks.rocksdb_flush(Db, options, out error);
-            if (error != IntPtr.Zero)
-            {
-                // The WAL still holds everything, so the store stays whole; only the close is less tidy.
-                RocksDbLog.CloseFlushFailed(_logger, _directory, RocksDbErrors.TakeMessage(error));
-            }
-        }
-        finally
-        {
-            Rocks.rocksdb_flushoptions_destroy(options);
+            // The WAL still holds everything, so the store stays whole; only the close is less tidy.
+            RocksDbLog.CloseFlushFailed(_logger, _directory, error);
         }
     }
 }

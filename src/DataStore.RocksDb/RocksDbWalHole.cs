@@ -64,14 +64,9 @@ internal static class RocksDbWalHole
             return IntPtr.Zero;
         }
 
-        var flush = Rocks.rocksdb_flushoptions_create();
-        Rocks.rocksdb_flushoptions_set_wait(flush, 1);
-        Rocks.rocksdb_flush(db, flush, out error);
-        Rocks.rocksdb_flushoptions_destroy(flush);
-        if (error != IntPtr.Zero)
+        if (RocksDbFlush.AndWait(db) is { } text)
         {
             // Left unflushed, the hole would be met again by the next open, after this open recorded a new sync.
-            var text = RocksDbErrors.TakeMessage(error);
             Rocks.rocksdb_close(db);
             throw RocksDbErrors.Exception(directory, "Flushing the store recovered up to a hole in its WAL's unsynced tail", text);
         }
