@@ -8,9 +8,9 @@ cd "$(dirname "$0")/.."
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 
 feed="$PWD/artifacts/packages"
-# A local pack gets a version of its own (0.1.0-local.<UTC time>): NuGet caches extracted packages by id and
-# version, so re-packing the same number would be shadowed by an earlier run's copy.
-version="$(sed -n 's:.*<Version>\(.*\)</Version>.*:\1:p' src/Directory.Build.props | head -1)-local.$(date -u +%Y%m%d%H%M%S)"
+# A local pack numbers itself after the source it was built from (0.1.0-local.<commits>.g<commit>[.t<tree>],
+# src/Directory.Build.targets): NuGet caches extracted packages by id and version, so re-packing other content
+# under one number would be shadowed by an earlier run's copy. Every package of the pack must carry that number.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 step() { echo "package-check: $*"; }
@@ -19,13 +19,21 @@ rm -rf "$feed"
 # --no-build reuses the Release build of `dotnet test DataStore.sln -c Release` when it ran first.
 no_build=${PACKAGE_CHECK_NO_BUILD:-}
 for project in DataStore DataStore.RocksDb DataStore.Extensions.Diagnostics; do
-  dotnet pack "src/$project" -c Release -o "$feed" $no_build -nologo -v quiet -p:Version="$version"
-  test -f "$feed/$project.$version.nupkg" && test -f "$feed/$project.$version.snupkg"
+  dotnet pack "src/$project" -c Release -o "$feed" $no_build -nologo -v quiet
 done
+version=$(cd "$feed" && ls DataStore.*.nupkg | sed -n 's/^DataStore\.\([0-9][^a-zA-Z]*-local\..*\)\.nupkg$/\1/p' | head -1)
+[[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+-local\.[0-9]+\.g[0-9a-f]+(\.t[0-9a-f]+)?$ ]] || { echo "package-check: no local version in $(ls "$feed")"; exit 1; }
+for project in DataStore DataStore.RocksDb DataStore.Extensions.Diagnostics; do
+  test -f "$feed/$project.$version.nupkg" && test -f "$feed/$project.$version.snupkg" \
+    || { echo "package-check: $project was not packed as $version: $(ls "$feed")"; exit 1; }
+done
+unzip -p "$feed/DataStore.RocksDb.$version.nupkg" DataStore.RocksDb.nuspec | grep -q "<dependency id=\"DataStore\" version=\"$version\"" \
+  || { echo "package-check: DataStore.RocksDb $version does not depend on DataStore $version"; exit 1; }
+step "packed without a version number: every package is $version"
 # The tool is packed per platform (ADR 0021): here only this machine's linux-x64 pack (built for it, ReadyToRun),
 # beside the small primary package that names the platforms; the other platforms' packs are the same build.
 # No symbol packages here: the primary package has no assemblies, and NuGet refuses an empty symbol package.
-dotnet pack src/DataStore.Cli -c Release -o "$feed" -nologo -v quiet -p:Version="$version" \
+dotnet pack src/DataStore.Cli -c Release -o "$feed" -nologo -v quiet \
   -p:ToolPackageRuntimeIdentifiers=linux-x64 -p:RuntimeIdentifiers=linux-x64 -p:IncludeSymbols=false
 test -f "$feed/DataStore.Cli.$version.nupkg" && test -f "$feed/DataStore.Cli.linux-x64.$version.nupkg"
 if unzip -l "$feed/DataStore.Cli.linux-x64.$version.nupkg" | grep -E 'runtimes/' | grep -v 'runtimes/linux-x64/'; then
