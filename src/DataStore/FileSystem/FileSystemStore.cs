@@ -92,6 +92,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
+        PutTrace.Begin();
         string directory;
         string[] parents;
         EnterWrite();
@@ -111,12 +112,18 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
             _locks.ExitWrite();
         }
 
+        PutTrace.Mark(PutStep.Unlock);
         foreach (var parent in parents)
         {
             AfterWrite(parent);
         }
 
         AfterWrite(directory);
+        PutTrace.Mark(PutStep.Sync);
+        if (PutTrace.End(out var milliseconds) is { } steps)
+        {
+            FileSystemLog.SlowPut(_logger, _directory, milliseconds, steps);
+        }
     }
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
@@ -211,6 +218,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     private void EnterWrite()
     {
         _locks.EnterWrite();
+        PutTrace.Mark(PutStep.Lock);
         try
         {
             ThrowIfDisposed();
@@ -221,6 +229,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
             }
 
             _writer.BeginWrite();
+            PutTrace.Mark(PutStep.ScanCheck);
         }
         catch (Exception e)
         {

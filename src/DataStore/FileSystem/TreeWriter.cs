@@ -35,6 +35,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
     public string Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool flush, bool inPlace = false)
     {
         var node = LeafFor(key, out var depth);
+        PutTrace.Mark(PutStep.Split);
         var rest = key[depth..];
         var slot = 0;
         if (KeyNames.IsHashed(rest))
@@ -45,6 +46,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         Span<byte> name = stackalloc byte[KeyNames.MaxNameLength];
         var target = node.FilePathString(name[..KeyNames.Write(rest, slot, name)]);
         _preImages.Keep(target, key);
+        PutTrace.Mark(PutStep.PreImage);
         if (inPlace)
         {
             try
@@ -63,6 +65,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         var temporary = NewTemporary();
         KeyFile.Write(temporary, key, value, flush);
         MoveInto(temporary, target, node);
+        PutTrace.Mark(PutStep.Rename);
         return node.Path;
     }
 
