@@ -26,6 +26,36 @@ internal sealed partial class FileSystemStore
         }
     }
 
+    /// <summary>
+    /// Writes <paramref name="batch"/>'s puts into this store, a backup's fresh copy, in place: no journal and no sync
+    /// (each synced batch made the app's writes wait for the disk), and a split's record is dropped at once. The copy is
+    /// made durable as a whole (<c>StoreBackup</c> syncs it before renaming it into place), and nothing reads it before.
+    /// </summary>
+    internal void LoadUnsynced(WriteBatch batch)
+    {
+        EnterWrite();
+        try
+        {
+            for (var i = 0; i < batch.OperationCount; i++)
+            {
+                var entry = batch.Operation(i);
+                _writer.Put(batch.First(entry), batch.Second(entry), flush: false);
+            }
+
+            if (_writer.SplitUnsynced)
+            {
+                _writer.DropSyncedSplit();
+            }
+
+            _ = _writer.TakeNewParents();
+            _state.EndChange();
+        }
+        finally
+        {
+            _locks.ExitWrite();
+        }
+    }
+
     internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) =>
         FileSystemIntegrity.Check(_directory, _maxEntries, step => UnderSharedLock("checking integrity", () =>
         {
