@@ -63,7 +63,7 @@ internal static class Commands
             return DamageProbe.Run(options, int.Parse(rest[0]), int.Parse(rest[1]));
         }
 
-        using var store = KeyValueStore.Open(options);
+        using var store = KeyValueStore.Open(options, StderrLog.WhenTracing());
         return args[0] switch
         {
             "open" => Open(store),

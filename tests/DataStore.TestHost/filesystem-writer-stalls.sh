@@ -6,6 +6,9 @@
 # Knobs: CASES (default "alone count export verify backup load"), WRITER_SECONDS (default 25: make it longer than
 # the slowest command, e.g. 300 at 1,000,000 keys, or the writer stops before the command ends).
 # Soak at 1,000,000 keys: CASES="backup load" WRITER_SECONDS=400 tests/DataStore.TestHost/filesystem-writer-stalls.sh 1000000
+# Where slow Puts' time goes: DATASTORE_FILESYSTEM_TRACE_MS=100 (any threshold) makes the writer log each Put at least
+# that slow with its steps (write, fsync, lock wait, scan check, split, pre-image, rename, unlock, sync), and a second
+# table counts, per case, which step was the largest in those Puts and how long it took at worst.
 set -eu
 KEYS=${1:-200000}
 CASES=${CASES:-alone count export verify backup load}
@@ -17,12 +20,14 @@ DIR=$(mktemp -d)
 STORE="$DIR/store"
 trap 'rm -rf "$DIR"' EXIT
 dotnet "$HOST" fill-bench "$STORE" FileSystem Relaxed "$KEYS" >/dev/null
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+: >"$DIR/steps.txt"
 echo "| case | command took | puts | median | p99 | worst | puts over 100 ms |"
 echo "|---|---|---|---|---|---|---|"
 for case in $CASES; do
   interval=10
   [ "$case" = load ] && interval=0
-  dotnet "$HOST" worst-put "$STORE" FileSystem Relaxed "$WRITER_SECONDS" "$interval" >"$DIR/writer.txt" &
+  dotnet "$HOST" worst-put "$STORE" FileSystem Relaxed "$WRITER_SECONDS" "$interval" >"$DIR/writer.txt" 2>"$DIR/trace.txt" &
   writer=$!
   sleep 3
   start=$(date +%s%N)
@@ -38,4 +43,19 @@ for case in $CASES; do
   set -- $(grep PUTS "$DIR/writer.txt")
   # PUTS n median x ms p99 y ms worst z ms over100 k
   printf '| %s | %s ms | %s | %s ms | %s ms | %s ms | %s |\n' "$case" "$took" "$2" "$4" "$7" "${10}" "${13}"
+  # Each traced Put: "... took T ms: step ms, step ms, ... (ms per step)"; count the largest step of each.
+  sed -n 's/^LOG 80 .* took \([0-9.]*\) ms: \(.*\) (ms per step)$/\2/p' "$DIR/trace.txt" | awk -v c="$case" -F', ' '
+    { best = ""; top = -1
+      for (i = 1; i <= NF; i++) { n = split($i, w, " "); v = w[n] + 0; name = w[1]; for (j = 2; j < n; j++) name = name " " w[j]
+        if (v > top) { top = v; best = name } }
+      count[best]++; if (top > worst[best]) worst[best] = top; total++ }
+    END { line = ""; for (b in count) line = line sprintf("%s%s %d (worst %.0f ms)", line == "" ? "" : ", ", b, count[b], worst[b])
+      if (total > 0) printf "| %s | %d | %s |\n", c, total, line }' >>"$DIR/steps.txt"
 done
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ -s "$DIR/steps.txt" ]; then
+  echo
+  echo "| case | traced puts | largest step in each: count (worst) |"
+  echo "|---|---|---|"
+  cat "$DIR/steps.txt"
+fi

@@ -11,8 +11,8 @@ namespace DataStore.FileSystem;
 /// </summary>
 internal static class FileSystemBackup
 {
-    // Each batch ends in one file system sync; a writer's fsync waits for the dirty data before it (ext4 ordered mode),
-    // so batches stay small: 1,024 key files are about 4 MiB of page cache.
+    // Pairs go into the copy in batches of this size, unsynced (the copy is synced once, as a whole, by StoreBackup):
+    // a sync per batch made the app's fsyncs wait behind the backup's dirty data (ext4 ordered mode).
     private const int BatchPairs = 1024;
     private const int BatchBytes = 1 << 20;
 
@@ -32,7 +32,7 @@ internal static class FileSystemBackup
                 if (batch.OperationCount >= BatchPairs || batchBytes >= BatchBytes)
                 {
                     cancellationToken.ThrowIfCancellationRequested();
-                    copy.Write(batch);
+                    copy.LoadUnsynced(batch);
                     bytes += batchBytes;
                     progress?.Report(new StoreProgress(StorePhase.BackingUp, 0, bytes, null, null));
                     batch = new WriteBatch();
@@ -40,7 +40,7 @@ internal static class FileSystemBackup
                 }
             }
 
-            copy.Write(batch);
+            copy.LoadUnsynced(batch);
             bytes += batchBytes;
         }
 

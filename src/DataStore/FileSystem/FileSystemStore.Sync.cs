@@ -7,7 +7,12 @@ namespace DataStore.FileSystem;
 // syncs its file system in the background. Key files are flushed before their rename at both levels (ADR 0008).
 internal sealed partial class FileSystemStore
 {
-    private void AfterWrite(string directory)
+    /// <summary>
+    /// Makes a returned write durable: a Durable one fsyncs the directories it changed (shared by concurrent writers),
+    /// or the whole file system when a split's moves are not synced yet; a Relaxed one leaves it to the background sync.
+    /// Runs after the write lock is let go.
+    /// </summary>
+    private void AfterWrite(string directory, string[] parents, SplitSync split)
     {
         if (_durability == Durability.Relaxed)
         {
@@ -17,12 +22,67 @@ internal sealed partial class FileSystemStore
 
         try
         {
+            if (split.Unsynced)
+            {
+                // A directory sync could make some of the split's moves durable without the others.
+                FileSystemSync.Sync(_directory);
+                try
+                {
+                    ForgetSyncedSplit(split.Generation, wait: true);
+                }
+                catch (StoreTimeoutException)
+                {
+                    // The write is durable; the split's record goes with a later sync.
+                }
+
+                return;
+            }
+
+            foreach (var parent in parents)
+            {
+                _directorySync.Sync(parent);
+            }
+
             _directorySync.Sync(directory);
         }
         catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
         {
             throw new DataStoreException(StoreFailure.Io, _directory, StoreBackend.FileSystem,
                 $"the write was made but syncing it to disk failed ({e.Message}); it survives a crash of this process but may not survive a power loss.", e);
+        }
+    }
+
+    /// <summary>Whether a split awaits its file system sync, and the layout generation then; Durable writes only (call holding the write lock).</summary>
+    private SplitSync PendingSplit() =>
+        _durability == Durability.Durable && _writer.SplitUnsynced ? new SplitSync(true, _state.LayoutGeneration) : default;
+
+    /// <summary>
+    /// After a file system sync that began at layout generation <paramref name="generation"/>, drops the record of the
+    /// split it made durable, unless another split came since. Returns false when the lock was busy (<paramref name="wait"/> false).
+    /// </summary>
+    private bool ForgetSyncedSplit(long generation, bool wait)
+    {
+        if (wait)
+        {
+            _locks.EnterWrite();
+        }
+        else if (!_locks.TryEnterWrite())
+        {
+            return false;
+        }
+
+        try
+        {
+            if (_state.LayoutGeneration == generation && (_state.Changes & 1) == 0 && _writer.SplitUnsynced)
+            {
+                _writer.DropSyncedSplit();
+            }
+
+            return true;
+        }
+        finally
+        {
+            _locks.ExitWrite();
         }
     }
 
@@ -33,9 +93,16 @@ internal sealed partial class FileSystemStore
             return;
         }
 
+        // A split made before this sync began is durable once it completes: its record can go (LeafSplitter).
+        var generation = _state.LayoutGeneration;
+        var split = _writer.SplitUnsynced;
         try
         {
             FileSystemSync.Sync(_directory);
+            if (split && !ForgetSyncedSplit(generation, wait: false))
+            {
+                Volatile.Write(ref _dirty, 1);
+            }
         }
         catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
         {

@@ -92,40 +92,67 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
-        string directory;
-        string[] parents;
-        EnterWrite();
+        PutTrace.Begin();
+        string temporary;
         try
         {
-            // Flushed at both levels: a rename must never reach the disk before the data it names (issue 20 item 1).
-            directory = _writer.Put(key, value, flush: true);
-            parents = _writer.TakeNewParents();
-            _state.EndChange();
+            // Written and flushed (at both levels: issue 20 item 1) before the write lock, so no other writer or reader
+            // of any process waits for this Put's disk I/O; only the rename happens under the lock.
+            temporary = _writer.WriteTemporary(key, value);
         }
         catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
         {
             throw FileSystemErrors.Wrap(_directory, "Put", e);
+        }
+
+        string directory;
+        string[] parents;
+        SplitSync split;
+        try
+        {
+            EnterWrite();
+        }
+        catch
+        {
+            TemporaryFiles.Remove(temporary);
+            throw;
+        }
+
+        try
+        {
+            directory = _writer.Publish(key, temporary);
+            parents = _writer.TakeNewParents();
+            split = PendingSplit();
+            _state.EndChange();
+        }
+        catch (Exception e)
+        {
+            TemporaryFiles.Remove(temporary);
+            throw FileSystemErrors.IsFileSystemError(e) ? FileSystemErrors.Wrap(_directory, "Put", e) : e;
         }
         finally
         {
             _locks.ExitWrite();
         }
 
-        foreach (var parent in parents)
+        PutTrace.Mark(PutStep.Unlock);
+        AfterWrite(directory, parents, split);
+        PutTrace.Mark(PutStep.Sync);
+        if (PutTrace.End(out var milliseconds) is { } steps)
         {
-            AfterWrite(parent);
+            FileSystemLog.SlowPut(_logger, _directory, milliseconds, steps);
         }
-
-        AfterWrite(directory);
     }
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
     {
         string? directory;
+        SplitSync split;
         EnterWrite();
         try
         {
             directory = _writer.Delete(key);
+            split = PendingSplit();
             _state.EndChange();
         }
         catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
@@ -139,7 +166,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
         if (directory is not null)
         {
-            AfterWrite(directory);
+            AfterWrite(directory, [], split);
         }
     }
 
@@ -211,6 +238,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     private void EnterWrite()
     {
         _locks.EnterWrite();
+        PutTrace.Mark(PutStep.Lock);
         try
         {
             ThrowIfDisposed();
@@ -221,6 +249,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
             }
 
             _writer.BeginWrite();
+            PutTrace.Mark(PutStep.ScanCheck);
         }
         catch (Exception e)
         {

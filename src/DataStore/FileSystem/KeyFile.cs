@@ -53,9 +53,11 @@ internal static class KeyFile
             RandomAccess.Write(handle, value, HeaderSize + key.Length);
         }
 
+        PutTrace.Mark(PutStep.Write);
         if (flush)
         {
             RandomAccess.FlushToDisk(handle);
+            PutTrace.Mark(PutStep.Flush);
         }
     }
 

@@ -5,38 +5,92 @@ namespace DataStore.FileSystem;
 
 /// <summary>
 /// Splits a full leaf directory into one child per next key byte, crash-safely: the prefix is recorded in
-/// <see cref="PendingFile"/> (flushed) first and removed only once the moves are on disk, so the next writer
-/// redoes an interrupted split. Call holding the store's exclusive lock, with the change counter odd.
+/// <see cref="PendingFile"/> (flushed; <c>split.pending.2</c> and on for further splits before the sync) first, the
+/// files are moved by renames, and the record stays until a file system sync made after the moves has completed, so after a crash or a power loss the split is redone. That sync runs
+/// after the write lock is let go (the Relaxed background sync, or the Durable write itself; ADR 0008), so no writer or
+/// reader waits for it. Call holding the store's exclusive lock.
 /// </summary>
-internal sealed class LeafSplitter(string root, SharedState state, Func<string> newTemporary, Action<string> ensureDirectory)
+internal sealed class LeafSplitter(string root, Layout layout, SharedState state, Func<string> newTemporary, Action<string> ensureDirectory)
 {
-    /// <summary>The file in the store directory that records a split in progress.</summary>
+    /// <summary>The file in the store directory that records the first split whose moves are not yet known to be on disk.</summary>
     public const string PendingFile = "split.pending";
 
     /// <summary>The number of entries in a leaf's directory.</summary>
     public static int Count(LayoutNode node) => TreeWalker.Entries(node.Path, directories: false).Count;
 
-    /// <summary>Moves every key file of a leaf into one child directory per next key byte; finishes a split a crash interrupted.</summary>
+    /// <summary>The records of splits not yet synced, oldest first: <see cref="PendingFile"/>, then <c>split.pending.2</c>, <c>.3</c>, ...</summary>
+    public static List<string> PendingRecords(string root)
+    {
+        var records = new List<string>();
+        for (var n = 1; File.Exists(RecordPath(root, n)); n++)
+        {
+            records.Add(RecordPath(root, n));
+        }
+
+        return records;
+    }
+
+    /// <summary>Moves every key file of a leaf into one child directory per next key byte; the moves are synced later.</summary>
     public void Split(LayoutNode node)
     {
         state.BeginChange();
-        var pending = Path.Combine(root, PendingFile);
-        if (!File.Exists(pending))
-        {
-            var temporary = newTemporary();
-            using (var file = new FileStream(temporary, FileMode.Create, FileAccess.Write))
-            {
-                file.Write(node.Prefix);
-                file.Flush(flushToDisk: true);
-            }
 
-            File.Move(temporary, pending, overwrite: true);
-            DirectorySync.Sync(root);
+        // Splits not synced yet each keep their record (a full leaf whose keys share their next byte splits again at
+        // once, so splits come in chains), numbered in order, so a redo splits parents before children.
+        var temporary = newTemporary();
+        using (var file = new FileStream(temporary, FileMode.Create, FileAccess.Write))
+        {
+            file.Write(node.Prefix);
+            file.Flush(flushToDisk: true);
         }
 
+        File.Move(temporary, RecordPath(root, PendingRecords(root).Count + 1), overwrite: true);
+        DirectorySync.Sync(root);
+        Move(node, redo: false);
+    }
+
+    /// <summary>Completes the splits the pending records name (moving what a crash left), syncs the file system and drops the records.</summary>
+    public void FinishPending()
+    {
+        var records = PendingRecords(root);
+        if (records.Count == 0)
+        {
+            return;
+        }
+
+        state.BeginChange();
+        foreach (var record in records)
+        {
+            Move(layout.NodeOf(File.ReadAllBytes(record)), redo: true);
+        }
+
+        // The moves, the new directories and the markers must be on disk before the records go.
+        FileSystemSync.Sync(root);
+        DropRecords(root);
+    }
+
+    /// <summary>Removes every pending record, newest first; call once a file system sync made after their splits completed.</summary>
+    public static void DropRecords(string root)
+    {
+        var records = PendingRecords(root);
+        for (var i = records.Count - 1; i >= 0; i--)
+        {
+            File.Delete(records[i]);
+        }
+    }
+
+    private static string RecordPath(string root, int n) => Path.Combine(root, n == 1 ? PendingFile : $"{PendingFile}.{n}");
+
+    /// <remarks>
+    /// A redo (after a crash or a power loss) finds some files moved already. A key whose file is in both places was
+    /// written again after the split completed (a power loss kept that write but not the split's rename): the child's
+    /// file is the newer one, so the leaf's copy is removed, never moved over it.
+    /// </remarks>
+    private void Move(LayoutNode node, bool redo)
+    {
         var depth = node.Prefix.Length;
         var rest = new List<byte>();
-        var children = new SortedSet<byte>();
+        var moved = new int[256];
         Span<byte> name = stackalloc byte[KeyNames.MaxNameLength];
         foreach (var entry in TreeWalker.Entries(node.Path, directories: false))
         {
@@ -70,24 +124,34 @@ internal sealed class LeafSplitter(string root, SharedState state, Func<string> 
                 KeyLookup.FindIn(child, key, childRest, KeyLookup.Mode.KeyOnly, out _, out slot);
             }
 
-            File.Move(source, child.FilePathString(name[..KeyNames.Write(childRest, slot, name)]), overwrite: true);
-            children.Add(key[depth]);
+            var target = child.FilePathString(name[..KeyNames.Write(childRest, slot, name)]);
+            if (redo && File.Exists(target))
+            {
+                File.Delete(source);
+            }
+            else
+            {
+                File.Move(source, target, overwrite: true);
+            }
+
+            moved[key[depth]]++;
         }
 
         var marker = Path.Combine(node.Path, KeyNames.SplitMarker);
         ensureDirectory(node.Path);
         File.WriteAllBytes(marker, []);
-        foreach (var b in children)
+        for (var b = 0; b < moved.Length; b++)
         {
-            var child = node.Child(b);
-            state.SetCount(child.Prefix, Count(child));
+            if (moved[b] > 0)
+            {
+                // A fresh split's children held nothing before: what moved is their count (no listing of 256 directories).
+                var child = node.Child((byte)b);
+                state.SetCount(child.Prefix, redo ? Count(child) : moved[b]);
+            }
         }
 
-        // The moves, the new directories and the marker must be on disk before the pending record goes.
-        FileSystemSync.Sync(root);
         state.ForgetCount(node.Prefix);
         node.MarkSplit();
         state.BumpLayout();
-        File.Delete(pending);
     }
 }

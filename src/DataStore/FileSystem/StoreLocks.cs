@@ -14,9 +14,14 @@ internal sealed class StoreLocks(string directory, TimeSpan timeout) : IDisposab
     private readonly ConcurrentBag<LockPair> _readers = [];
     private int _disposed;
 
+    /// <summary>Test hook: runs on this thread before it takes the exclusive lock.</summary>
+    [ThreadStatic]
+    internal static Action? BeforeWriteLockForTests;
+
     /// <summary>Takes the exclusive lock for this thread; release with <see cref="ExitWrite"/>.</summary>
     public void EnterWrite()
     {
+        BeforeWriteLockForTests?.Invoke();
         var deadline = Deadline();
         if (!Monitor.TryEnter(_writerGate, timeout))
         {

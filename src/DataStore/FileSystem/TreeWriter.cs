@@ -6,9 +6,9 @@ namespace DataStore.FileSystem;
 
 /// <summary>
 /// Every change to the key tree: puts, deletes, batches through the journal, directory splits and recovery.
-/// Call only holding the store's exclusive lock.
+/// Call only holding the store's exclusive lock, except <see cref="WriteTemporary"/>.
 /// </summary>
-internal sealed class TreeWriter(string root, Layout layout, SharedState state, int maxEntries)
+internal sealed partial class TreeWriter(string root, Layout layout, SharedState state, int maxEntries)
 {
     /// <summary>Batches with at most this many puts flush each file; larger ones sync the whole file system once.</summary>
     private const int PerFileSyncLimit = 32;
@@ -19,22 +19,69 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
     private readonly PreImages _preImages = new(root, state);
     private LeafSplitter? _splitterInstance;
 
-    private LeafSplitter Splitter => _splitterInstance ??= new LeafSplitter(root, state, NewTemporary, EnsureDirectory);
+    private LeafSplitter Splitter => _splitterInstance ??= new LeafSplitter(root, layout, state, NewTemporary, EnsureDirectory);
     private long _nextTemporary;
 
     /// <summary>Test hook: called before each operation of a batch or a journal replay on this thread, to inject a failure.</summary>
     [ThreadStatic]
     internal static Action? BeforeOperationForTests;
 
-    /// <summary>Puts one key; returns the directory whose entry changed (for a durable sync).</summary>
+    /// <summary>
+    /// Writes and flushes a single Put's key file in <c>tmp/</c>; call without the store's lock, so no other writer or
+    /// reader waits for this disk I/O. <see cref="Publish"/> then renames it into place under the lock.
+    /// </summary>
+    public string WriteTemporary(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        var temporary = NewTemporary();
+        try
+        {
+            KeyFile.Write(temporary, key, value, flush: true);
+        }
+        catch
+        {
+            TemporaryFiles.Remove(temporary);
+            throw;
+        }
+
+        return temporary;
+    }
+
+    /// <summary>Renames a key file <see cref="WriteTemporary"/> wrote over the key's file; returns the directory whose entry changed.</summary>
+    /// <remarks>A lock-free reader sees the old file or the new one.</remarks>
+    public string Publish(ReadOnlySpan<byte> key, string temporary)
+    {
+        var (node, target) = Target(key);
+        MoveInto(temporary, target, node);
+        PutTrace.Mark(PutStep.Rename);
+        return node.Path;
+    }
+
+    /// <summary>Writes one key of a batch in place; returns the directory whose entry changed.</summary>
     /// <remarks>
-    /// A single put writes a temporary file and renames it over the key's file, so a lock-free reader sees the old
-    /// file or the new one. A batch (<paramref name="inPlace"/>) writes the key's file where it is: its change counter
-    /// is odd, so readers retry rather than read a file being written, and a crash is repaired from its journal.
+    /// The batch's change counter is odd, so readers retry rather than read a file being written, and a crash is
+    /// repaired from its journal.
     /// </remarks>
-    public string Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool flush, bool inPlace = false)
+    public string Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool flush)
+    {
+        var (node, target) = Target(key);
+        try
+        {
+            KeyFile.Write(target, key, value, flush, inPlace: true);
+        }
+        catch (DirectoryNotFoundException)
+        {
+            EnsureDirectory(node.Path);
+            KeyFile.Write(target, key, value, flush, inPlace: true);
+        }
+
+        return node.Path;
+    }
+
+    /// <summary>The leaf and file of <paramref name="key"/> (splitting a full leaf first), with the key's pre-image kept for open scans.</summary>
+    private (LayoutNode Node, string Path) Target(ReadOnlySpan<byte> key)
     {
         var node = LeafFor(key, out var depth);
+        PutTrace.Mark(PutStep.Split);
         var rest = key[depth..];
         var slot = 0;
         if (KeyNames.IsHashed(rest))
@@ -45,25 +92,8 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         Span<byte> name = stackalloc byte[KeyNames.MaxNameLength];
         var target = node.FilePathString(name[..KeyNames.Write(rest, slot, name)]);
         _preImages.Keep(target, key);
-        if (inPlace)
-        {
-            try
-            {
-                KeyFile.Write(target, key, value, flush, inPlace: true);
-            }
-            catch (DirectoryNotFoundException)
-            {
-                EnsureDirectory(node.Path);
-                KeyFile.Write(target, key, value, flush, inPlace: true);
-            }
-
-            return node.Path;
-        }
-
-        var temporary = NewTemporary();
-        KeyFile.Write(temporary, key, value, flush);
-        MoveInto(temporary, target, node);
-        return node.Path;
+        PutTrace.Mark(PutStep.PreImage);
+        return (node, target);
     }
 
     /// <summary>Removes one key; returns its directory when it was there, else null.</summary>
@@ -124,6 +154,12 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         return keys.Count;
     }
 
+    /// <summary>True while a split's moves wait for a file system sync (its record, <see cref="LeafSplitter.PendingFile"/>, is there).</summary>
+    public bool SplitUnsynced => File.Exists(Path.Combine(root, LeafSplitter.PendingFile));
+
+    /// <summary>Drops the record of a finished split once a file system sync that began after its moves has completed; call holding the lock.</summary>
+    public void DropSyncedSplit() => LeafSplitter.DropRecords(root);
+
     /// <summary>Starts a write: from here on it keeps the pre-images open streaming scans need (<see cref="PreImages"/>).</summary>
     public void BeginWrite() => _preImages.BeginWrite();
 
@@ -145,142 +181,6 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         }
 
         return -1;
-    }
-
-    /// <summary>Journals <paramref name="batch"/>, applies it, makes it durable and removes the journal; returns how many keys its range deletes removed.</summary>
-    public long Apply(WriteBatch batch)
-    {
-        state.BeginChange();
-        BatchJournal.Write(batch, NewTemporary(), _journal);
-        DirectorySync.Sync(root);
-        var puts = 0;
-        for (var i = 0; i < batch.OperationCount; i++)
-        {
-            puts += batch.Operation(i).Kind == BatchEntryKind.Put ? 1 : 0;
-        }
-
-        var perFile = puts <= PerFileSyncLimit;
-        var touched = new HashSet<string>();
-        var removed = 0L;
-        for (var i = 0; i < batch.OperationCount; i++)
-        {
-            var entry = batch.Operation(i);
-            removed += ApplyOne(entry.Kind, batch.First(entry), batch.Second(entry), perFile, touched);
-        }
-
-        Finish(perFile, touched);
-        return removed;
-    }
-
-    /// <summary>Finishes whatever a dead writer left: a split, then a journaled batch; removes stale temporary files.</summary>
-    /// <remarks>
-    /// A failure that is not the file system's (a bug) becomes a <see cref="DataStoreException"/> naming the store; the
-    /// journal stays, so the change is still completed whole once the cause is gone, and nothing half-applied is shown.
-    /// </remarks>
-    public void Recover()
-    {
-        try
-        {
-            RecoverUnfinished();
-        }
-        catch (Exception e) when (e is not DataStoreException && !FileSystemErrors.IsFileSystemError(e))
-        {
-            throw new DataStoreException(StoreFailure.Engine, root, StoreBackend.FileSystem,
-                $"completing the unfinished change recorded in '{_journal}' failed ({e.GetType().Name}: {e.Message}); the journal stays and the next open or write completes it once the cause is fixed.", e);
-        }
-    }
-
-    private void RecoverUnfinished()
-    {
-        // Readers in other processes must not read files the replay below rewrites in place.
-        state.BeginChange();
-        _preImages.BeginWrite();
-        var pending = Path.Combine(root, LeafSplitter.PendingFile);
-        if (File.Exists(pending))
-        {
-            Splitter.Split(layout.NodeOf(File.ReadAllBytes(pending)));
-        }
-
-        if (File.Exists(_journal))
-        {
-            var touched = new HashSet<string>();
-            if (BatchJournal.Read(_journal) is { } operations)
-            {
-                foreach (var operation in operations)
-                {
-                    _ = ApplyOne(operation.Kind, operation.First, operation.Second, perFile: false, touched);
-                }
-
-                FileSystemSync.Sync(root);
-            }
-
-            File.Delete(_journal);
-        }
-
-        foreach (var stale in TreeWalker.Entries(_temporary, directories: false))
-        {
-            File.Delete(Path.Combine(_temporary, stale));
-        }
-
-        state.BumpLayout();
-        state.EndChange();
-    }
-
-    /// <summary>Removes stale temporary files. Directories stay, even empty: readers keep handles on them (<see cref="DirectoryHandles"/>).</summary>
-    public void Compact()
-    {
-        _preImages.RemoveLeftovers();
-        foreach (var stale in TreeWalker.Entries(_temporary, directories: false))
-        {
-            File.Delete(Path.Combine(_temporary, stale));
-        }
-    }
-
-    private long ApplyOne(BatchEntryKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, bool perFile, HashSet<string> touched)
-    {
-        BeforeOperationForTests?.Invoke();
-        switch (kind)
-        {
-            case BatchEntryKind.Put:
-                touched.Add(Put(first, second, perFile, inPlace: true));
-                return 0;
-            case BatchEntryKind.Delete:
-                if (Delete(first) is { } directory)
-                {
-                    touched.Add(directory);
-                }
-
-                return 0;
-            case BatchEntryKind.DeletePrefix:
-                return DeleteRange(first.ToArray(), KeyOrder.TryGetPrefixEnd(first, out var end) ? end : [], touched);
-            case BatchEntryKind.DeleteRange:
-                return DeleteRange(first.ToArray(), second.ToArray(), touched);
-            default:
-                return 0;
-        }
-    }
-
-    /// <summary>Makes an applied change durable, then drops the journal and ends the change.</summary>
-    public void Finish(bool perFile, HashSet<string> touched)
-    {
-        if (perFile)
-        {
-            touched.UnionWith(TakeNewParents());
-            foreach (var directory in touched)
-            {
-                SyncDirectory(directory);
-            }
-        }
-        else
-        {
-            TakeNewParents();
-            FileSystemSync.Sync(root);
-        }
-
-        // The journal's removal must be durable too, or a power loss could replay it over later durable writes.
-        File.Delete(_journal);
-        DirectorySync.Sync(root);
-        state.EndChange();
     }
 
     /// <summary>The directory <paramref name="key"/> goes in, splitting a full leaf first.</summary>

@@ -11,9 +11,14 @@ internal static partial class FileSystemSync
 {
     private const int ReadOnly = 0;
 
+    /// <summary>Test hook: runs on this thread before each sync, so a test can see what the sync runs under (which locks are held).</summary>
+    [ThreadStatic]
+    internal static Action? BeforeSyncForTests;
+
     /// <summary>Flushes the file system of <paramref name="directory"/>; throws <see cref="IOException"/> when the system refuses.</summary>
     public static void Sync(string directory)
     {
+        BeforeSyncForTests?.Invoke();
         if (OperatingSystem.IsWindows())
         {
             return;

@@ -1,0 +1,11 @@
+using Microsoft.Extensions.Logging;
+
+namespace DataStore.FileSystem;
+
+/// <summary>The FileSystem backend's own log messages (event ids 80-89; listed in the README).</summary>
+internal static partial class FileSystemLog
+{
+    [LoggerMessage(EventId = 80, EventName = "FileSystemSlowPut", Level = LogLevel.Information,
+        Message = "A Put on the FileSystem store at {Path} took {Milliseconds:F1} ms: {Steps} (ms per step)")]
+    public static partial void SlowPut(ILogger logger, string path, double milliseconds, string steps);
+}

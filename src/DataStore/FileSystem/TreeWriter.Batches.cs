@@ -1,0 +1,147 @@
+using DataStore.Batches;
+using DataStore.Platform;
+
+namespace DataStore.FileSystem;
+
+// Batches through the journal, and recovery of what a dead writer left (a split, a journaled batch, temporary files).
+internal sealed partial class TreeWriter
+{
+    /// <summary>Journals <paramref name="batch"/>, applies it, makes it durable and removes the journal; returns how many keys its range deletes removed.</summary>
+    public long Apply(WriteBatch batch)
+    {
+        state.BeginChange();
+        BatchJournal.Write(batch, NewTemporary(), _journal);
+        DirectorySync.Sync(root);
+        var puts = 0;
+        for (var i = 0; i < batch.OperationCount; i++)
+        {
+            puts += batch.Operation(i).Kind == BatchEntryKind.Put ? 1 : 0;
+        }
+
+        var perFile = puts <= PerFileSyncLimit;
+        var touched = new HashSet<string>();
+        var removed = 0L;
+        for (var i = 0; i < batch.OperationCount; i++)
+        {
+            var entry = batch.Operation(i);
+            removed += ApplyOne(entry.Kind, batch.First(entry), batch.Second(entry), perFile, touched);
+        }
+
+        Finish(perFile, touched);
+        return removed;
+    }
+
+    /// <summary>Finishes whatever a dead writer left: a split, then a journaled batch; removes stale temporary files.</summary>
+    /// <remarks>
+    /// A failure that is not the file system's (a bug) becomes a <see cref="DataStoreException"/> naming the store; the
+    /// journal stays, so the change is still completed whole once the cause is gone, and nothing half-applied is shown.
+    /// </remarks>
+    public void Recover()
+    {
+        try
+        {
+            RecoverUnfinished();
+        }
+        catch (Exception e) when (e is not DataStoreException && !FileSystemErrors.IsFileSystemError(e))
+        {
+            throw new DataStoreException(StoreFailure.Engine, root, StoreBackend.FileSystem,
+                $"completing the unfinished change recorded in '{_journal}' failed ({e.GetType().Name}: {e.Message}); the journal stays and the next open or write completes it once the cause is fixed.", e);
+        }
+    }
+
+    private void RecoverUnfinished()
+    {
+        // Readers in other processes must not read files the replay below rewrites in place.
+        state.BeginChange();
+        _preImages.BeginWrite();
+        Splitter.FinishPending();
+
+        if (File.Exists(_journal))
+        {
+            var touched = new HashSet<string>();
+            if (BatchJournal.Read(_journal) is { } operations)
+            {
+                foreach (var operation in operations)
+                {
+                    _ = ApplyOne(operation.Kind, operation.First, operation.Second, perFile: false, touched);
+                }
+
+                FileSystemSync.Sync(root);
+            }
+
+            File.Delete(_journal);
+        }
+
+        foreach (var stale in TemporaryFiles.Stale(_temporary))
+        {
+            File.Delete(stale);
+        }
+
+        state.BumpLayout();
+        state.EndChange();
+    }
+
+    /// <summary>Removes stale temporary files. Directories stay, even empty: readers keep handles on them (<see cref="DirectoryHandles"/>).</summary>
+    public void Compact()
+    {
+        _preImages.RemoveLeftovers();
+        foreach (var stale in TemporaryFiles.Stale(_temporary))
+        {
+            File.Delete(stale);
+        }
+    }
+
+    private long ApplyOne(BatchEntryKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, bool perFile, HashSet<string> touched)
+    {
+        BeforeOperationForTests?.Invoke();
+        switch (kind)
+        {
+            case BatchEntryKind.Put:
+                touched.Add(Put(first, second, perFile));
+                return 0;
+            case BatchEntryKind.Delete:
+                if (Delete(first) is { } directory)
+                {
+                    touched.Add(directory);
+                }
+
+                return 0;
+            case BatchEntryKind.DeletePrefix:
+                return DeleteRange(first.ToArray(), KeyOrder.TryGetPrefixEnd(first, out var end) ? end : [], touched);
+            case BatchEntryKind.DeleteRange:
+                return DeleteRange(first.ToArray(), second.ToArray(), touched);
+            default:
+                return 0;
+        }
+    }
+
+    /// <summary>Makes an applied change durable, then drops the journal and ends the change.</summary>
+    public void Finish(bool perFile, HashSet<string> touched)
+    {
+        // A split whose moves are not synced yet (LeafSplitter) needs the whole file system synced: a directory sync
+        // could make some of its moves durable without the others.
+        var split = SplitUnsynced;
+        if (perFile && !split)
+        {
+            touched.UnionWith(TakeNewParents());
+            foreach (var directory in touched)
+            {
+                SyncDirectory(directory);
+            }
+        }
+        else
+        {
+            TakeNewParents();
+            FileSystemSync.Sync(root);
+            if (split)
+            {
+                DropSyncedSplit();
+            }
+        }
+
+        // The journal's removal must be durable too, or a power loss could replay it over later durable writes.
+        File.Delete(_journal);
+        DirectorySync.Sync(root);
+        state.EndChange();
+    }
+}
