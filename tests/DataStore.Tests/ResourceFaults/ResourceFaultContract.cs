@@ -187,8 +187,6 @@ public abstract class ResourceFaultContract : StoreContract
     {
         var gap = (Backend, rule) switch
         {
-            (StoreBackend.LiteDb, nameof(A_file_size_limit_reached_mid_write_is_a_clear_error_and_loses_nothing)) =>
-                "open: on LiteDb a write past the file size limit fails inside LiteDB's log writer and the next write never returns (the child hangs)",
             (StoreBackend.LiteDb, nameof(Running_out_of_file_descriptors_is_a_clear_error_other_stores_keep_working_and_it_recovers)) =>
                 "open: on LiteDb the process fails fast (\"Out of memory.\", exit 134) when a store is opened with no descriptor left",
             _ => null,
