@@ -171,10 +171,10 @@ internal static partial class ResourceFaultCommands
     /// <summary>The key of step <paramref name="i"/>.</summary>
     public static byte[] FaultKey(int i) => Commands.Key("fault", i);
 
-    /// <summary>The value of step <paramref name="i"/>: 1 KiB doubling every three steps up to 2 MiB, a pattern that depends on the step.</summary>
+    /// <summary>The value of step <paramref name="i"/>: 1 KiB doubling every three steps up to 4 MiB, a pattern that depends on the step.</summary>
     public static byte[] FaultValue(int i)
     {
-        var value = new byte[Math.Min(1024 << Math.Min(i / 3, 11), 2 << 20)];
+        var value = new byte[1024 << Math.Min(i / 3, 12)];
         for (var j = 0; j < value.Length; j++)
         {
             value[j] = (byte)((i * 31) + (j * 7) + (j >> 8));

@@ -16,6 +16,9 @@ public abstract class ResourceFaultContract : StoreContract
 {
     private const int Steps = 200;
 
+    // Above FileSystem's 1 MiB shared-state file, so every backend fails mid-write, not at open; values grow to 4 MiB.
+    private const long FileSizeLimit = 2 << 20;
+
     // Descriptors left to the child past those open once it has run every path (RocksDb needs about 40 a store).
     private const int DescriptorsSpare = 160;
     private static readonly TimeSpan LockTimeout = TimeSpan.FromSeconds(1);
@@ -27,7 +30,7 @@ public abstract class ResourceFaultContract : StoreContract
         RequireLinuxTools();
         SkipKnownGap(nameof(A_file_size_limit_reached_mid_write_is_a_clear_error_and_loses_nothing));
         var (code, output) = ChildProcess.Run(["fill-until-fault", StorePath, Backend.ToString(), "-", Steps.ToString(CultureInfo.InvariantCulture)],
-            wrapper: FaultChild.FileSizeLimit(1 << 20));
+            wrapper: FaultChild.FileSizeLimit(FileSizeLimit));
         FaultChild.AssertFault(code, output, StorePath, Backend, StoreFailure.DiskFull, "file size limit");
         Assert.DoesNotContain("READABLE LOST", output, StringComparison.Ordinal);
         FaultChild.AssertRecovered(StorePath, Backend, FaultChild.LastAcknowledged(output));
@@ -188,7 +191,7 @@ public abstract class ResourceFaultContract : StoreContract
         var gap = (Backend, rule) switch
         {
             (StoreBackend.LiteDb, nameof(Running_out_of_file_descriptors_is_a_clear_error_other_stores_keep_working_and_it_recovers)) =>
-                "open: on LiteDb the process fails fast (\"Out of memory.\", exit 134) when a store is opened with no descriptor left",
+                "open: on LiteDb the process sometimes fails fast inside the runtime (\"Out of memory.\", exit 134; 2 of 4 runs here) when a store is opened with no descriptor left; the other runs end as on the other backends",
             _ => null,
         };
         Assert.SkipWhen(gap is not null, $"{Backend}: {gap}");
