@@ -68,7 +68,18 @@ internal static class RocksDbErrors
 
         if (text.Contains("No space left", StringComparison.OrdinalIgnoreCase))
         {
-            return (StoreFailure.DiskFull, " Free space and retry.");
+            return (StoreFailure.DiskFull, " The disk is full: free space and retry.");
+        }
+
+        // The resource limits the main package words the same way (its ResourceErrors is internal to it).
+        if (text.Contains("File too large", StringComparison.OrdinalIgnoreCase))
+        {
+            return (StoreFailure.DiskFull, " A file reached the file size limit (RLIMIT_FSIZE, `ulimit -f`, or the file system's largest file): raise it and retry.");
+        }
+
+        if (text.Contains("Too many open files", StringComparison.OrdinalIgnoreCase))
+        {
+            return (StoreFailure.Io, " The process has no file descriptors left (too many open files): close other stores or raise `ulimit -n` and retry.");
         }
 
         if (IsCorruption(text))

@@ -58,6 +58,12 @@ internal static class Commands
             return LmdbConversionKill.Run(options, rest[0]);
         }
 
+        if (args[0] is "fill-until-fault" or "open-until-fault")
+        {
+            return args[0] == "fill-until-fault" ? ResourceFaultCommands.FillUntilFault(options, int.Parse(rest[0]))
+                : ResourceFaultCommands.OpenUntilFault(args[1], Enum.Parse<StoreBackend>(args[2]), int.Parse(rest[0]));
+        }
+
         if (args[0] == "damage-probe")
         {
             return DamageProbe.Run(options, int.Parse(rest[0]), int.Parse(rest[1]));
@@ -88,6 +94,7 @@ internal static class Commands
             "worst-put" => WorstPut.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "export-dump" => TransferCommands.Export(store, rest[0]),
             "check-integrity" => IntegrityCheck.Run(store),
+            "check-fill" => ResourceFaultCommands.CheckFill(store, int.Parse(rest[0])),
             "write-through-handovers" => SharingCommands.WriteThroughHandOvers(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             "feed-writes" => FeedCommands.Writes(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "feed-stamps" => FeedCommands.Stamps(store, int.Parse(rest[0]), int.Parse(rest[1])),

@@ -3,9 +3,6 @@ namespace DataStore;
 /// <summary>Turns the file system's exceptions into <see cref="DataStoreException"/>s that name the store.</summary>
 internal static class StoreFiles
 {
-    private const int DiskFullHResult = 28; // ENOSPC on Unix
-    private const int WindowsDiskFull = unchecked((int)0x80070070);
-
     public static T Guard<T>(string directory, StoreBackend backend, Func<T> action)
     {
         try
@@ -19,9 +16,9 @@ internal static class StoreFiles
         }
         catch (IOException e) when (e is not PathTooLongException)
         {
-            var full = (e.HResult & 0xFFFF) == DiskFullHResult || e.HResult == WindowsDiskFull;
-            throw new DataStoreException(full ? StoreFailure.DiskFull : StoreFailure.Io, directory, backend,
-                full ? $"the disk is full ({e.Message}). Free space and retry." : $"file system error: {e.Message}", e);
+            throw ResourceErrors.From(e) is var (cause, words)
+                ? new DataStoreException(cause, directory, backend, $"{words} ({e.Message})", e)
+                : new DataStoreException(StoreFailure.Io, directory, backend, $"file system error: {e.Message}", e);
         }
     }
 }

@@ -93,6 +93,19 @@ internal sealed partial class FileSystemStore
     /// <remarks>Counted as a call in flight (a cursor's next chunk runs outside the store's methods), so Dispose waits for it.</remarks>
     private T UnderSharedLock<T>(string operation, Func<T> action)
     {
+        // Taking the lock opens its files the first time (no descriptor left is an error naming the store, not an IOException).
+        LockPair EnterRead(string operation)
+        {
+            try
+            {
+                return _locks.EnterRead();
+            }
+            catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+            {
+                throw FileSystemErrors.Wrap(_directory, operation, e);
+            }
+        }
+
         if (!TryEnterCall())
         {
             ThrowIfDisposed();
@@ -102,7 +115,7 @@ internal sealed partial class FileSystemStore
         {
             while (true)
             {
-                var pair = _locks.EnterRead();
+                var pair = EnterRead(operation);
                 try
                 {
                     if ((_state.Changes & 1) == 0)

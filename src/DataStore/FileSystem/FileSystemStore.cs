@@ -226,8 +226,9 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
         {
             // Whatever failed (the disk, or a bug), a journaled batch is completed whole by the next operation or open.
             var failure = FileSystemErrors.IsFileSystemError(e) ? FileSystemErrors.Wrap(_directory, "", e).Cause : StoreFailure.Engine;
+            var words = ResourceErrors.From(e) is var (_, limit) ? limit + " " : "";
             throw new DataStoreException(failure, _directory, StoreBackend.FileSystem,
-                $"the batch failed ({e.GetType().Name}: {e.Message}); if it began applying, its journal stays and the next operation on the store completes it once the cause is fixed.", e);
+                $"the batch failed ({e.GetType().Name}: {e.Message}); {words}if it began applying, its journal stays and the next operation on the store completes it once the cause is fixed.", e);
         }
         finally
         {

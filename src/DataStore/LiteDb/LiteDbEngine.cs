@@ -118,6 +118,14 @@ internal sealed class LiteDbEngine : IDisposable
     {
         try
         {
+            if (_queue.Failed)
+            {
+                // LiteDB's close would wait forever for its stopped log writer: the engine is left as a crash leaves it
+                // (its log holds every confirmed transaction, replayed by the next open) and its finalizer is not run.
+                GC.SuppressFinalize(_engine);
+                return;
+            }
+
             _engine.Dispose(); // waits for the log writer, checkpoints into the data file (synced) and empties the log
             _sync.SyncIfDirty();
         }

@@ -5,9 +5,6 @@ namespace DataStore.LiteDb;
 /// <summary>Turns LiteDB's and the file system's exceptions into <see cref="DataStoreException"/>s naming the store.</summary>
 internal sealed class LiteDbErrors(string directory)
 {
-    private const int DiskFullHResult = 28; // ENOSPC on Unix
-    private const int WindowsDiskFull = unchecked((int)0x80070070);
-
     public DataStoreException Translate(Exception e, string operation) => e switch
     {
         DataStoreException known => known,
@@ -17,8 +14,8 @@ internal sealed class LiteDbErrors(string directory)
         LiteException => new DataStoreException(StoreFailure.Engine, directory, StoreBackend.LiteDb, $"{operation} failed: LiteDB error {((LiteException)e).ErrorCode}: {e.Message}", e),
         UnauthorizedAccessException => new DataStoreException(StoreFailure.AccessDenied, directory, StoreBackend.LiteDb,
             $"{operation} failed: access denied ({e.Message}). Check the directory's permissions or open the store as its owner.", e),
-        IOException when (e.HResult & 0xFFFF) == DiskFullHResult || e.HResult == WindowsDiskFull || e.InnerException is IOException { HResult: WindowsDiskFull } =>
-            new DataStoreException(StoreFailure.DiskFull, directory, StoreBackend.LiteDb, $"{operation} failed: the disk is full ({e.Message}). Free space and retry.", e),
+        _ when ResourceErrors.From(e) is var (cause, words) =>
+            new DataStoreException(cause, directory, StoreBackend.LiteDb, $"{operation} failed: {words} ({e.Message})", e),
         IOException => new DataStoreException(StoreFailure.Io, directory, StoreBackend.LiteDb, $"{operation} failed: file system error: {e.Message}", e),
         InvalidDataException => new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.LiteDb, $"{operation} failed: {DataFile} is damaged: {e.Message}", e),
         MissingMemberException => new DataStoreException(StoreFailure.Unavailable, directory, StoreBackend.LiteDb, $"{operation} failed: {e.Message}", e),
@@ -33,7 +30,7 @@ internal sealed class LiteDbErrors(string directory)
     /// True for the failures after which LiteDB has closed its engine (a failed internal check, an I/O error) or stopped
     /// serving it; a closed engine's disposed locks throw ObjectDisposedException (callers rule out their own disposal).
     /// </summary>
-    public static bool StopsEngine(Exception e) => e is IOException or ObjectDisposedException ||
+    public static bool StopsEngine(Exception e) => e is IOException or ObjectDisposedException || ResourceErrors.IsFileTooLarge(e) ||
         e is LiteException { ErrorCode: LiteException.INVALID_DATAFILE_STATE or LiteException.ENGINE_DISPOSED } ||
         e is LiteException { Message: "Maximum number of transactions reached" };
 
@@ -43,7 +40,7 @@ internal sealed class LiteDbErrors(string directory)
     /// True for exceptions <see cref="Translate"/> should turn into a DataStore exception (not argument or disposal errors),
     /// including any exception LiteDB's own code threw, such as an IndexOutOfRangeException from inside a query.
     /// </summary>
-    public static bool IsStoreFailure(Exception e) =>
+    public static bool IsStoreFailure(Exception e) => ResourceErrors.IsFileTooLarge(e) ||
         e is LiteException or IOException or UnauthorizedAccessException or InvalidDataException or MissingMemberException or InvalidOperationException and not ObjectDisposedException ||
         (e is not ArgumentException and not ObjectDisposedException && e.Source == LiteDbAssembly);
 }

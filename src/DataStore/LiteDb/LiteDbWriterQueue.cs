@@ -43,6 +43,9 @@ internal sealed class LiteDbWriterQueue
         return new LiteDbWriterQueue(empty, queue, failure);
     }
 
+    /// <summary>True once the log writer has stopped on a failure (a full disk, a file size limit): it will never empty the queue.</summary>
+    public bool Failed => _failure.GetValue(_queue) is Exception;
+
     /// <summary>Returns once the queue is empty; throws the writer's failure if it stopped.</summary>
     public void Wait()
     {

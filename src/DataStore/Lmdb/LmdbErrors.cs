@@ -8,9 +8,7 @@ internal sealed class LmdbErrors(string directory, TimeSpan timeout)
     private const int EPerm = 1;
     private const int EIo = 5;
     private const int EAccess = 13;
-    private const int ENoSpace = 28;
     private const int EReadOnlyFs = 30;
-    private const int EDiskQuota = 122;
 
     public string Directory => directory;
 
@@ -36,7 +34,9 @@ internal sealed class LmdbErrors(string directory, TimeSpan timeout)
             LmdbNative.Corrupted or LmdbNative.PageNotFound or LmdbNative.Invalid or LmdbNative.VersionMismatch or LmdbNative.BadChecksum or LmdbNative.Panic =>
                 new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.Lmdb,
                     $"{detail}. The LMDB file '{Path.Combine(directory, LmdbEnvironment.DataFile)}' is damaged, or was written by an incompatible LMDB version (this build uses {LmdbNative.VersionString()})."),
-            ENoSpace or EDiskQuota => new DataStoreException(StoreFailure.DiskFull, directory, StoreBackend.Lmdb, $"{detail}. Free disk space and retry."),
+            LmdbNative.ShortWrite => new DataStoreException(StoreFailure.DiskFull, directory, StoreBackend.Lmdb,
+                $"{detail}. A write stopped short: the disk is full or a file reached the file size limit. Free space (or raise the limit) and retry."),
+            _ when ResourceErrors.FromErrno(rc) is var (cause, words) => new DataStoreException(cause, directory, StoreBackend.Lmdb, $"{detail}: {words}"),
             EAccess or EPerm or EReadOnlyFs => new DataStoreException(StoreFailure.AccessDenied, directory, StoreBackend.Lmdb,
                 $"{detail}. Check that this user may read and write the store's directory and files."),
             EIo => new DataStoreException(StoreFailure.Io, directory, StoreBackend.Lmdb, detail),

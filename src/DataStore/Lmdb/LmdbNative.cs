@@ -24,6 +24,7 @@ internal static unsafe partial class LmdbNative
     public const int TxnFull = -30788;
     public const int MapResized = -30785;
     public const int BadChecksum = -30778;
+    public const int ShortWrite = -30772; // LMDB 1.0: a write returned fewer bytes than asked (a full disk or a file size limit)
 
     public const uint NoSubDir = 0x4000;
     public const uint NoSync = 0x10000;

@@ -22,14 +22,14 @@ internal static partial class DirectorySync
         var fd = Open(directory, ReadOnly);
         if (fd < 0)
         {
-            throw new IOException($"could not open directory '{directory}' to sync it (errno {Marshal.GetLastPInvokeError()})");
+            throw Failed($"could not open directory '{directory}' to sync it ");
         }
 
         try
         {
             if (Fsync(fd) != 0)
             {
-                throw new IOException($"could not sync directory '{directory}' (errno {Marshal.GetLastPInvokeError()})");
+                throw Failed($"could not sync directory '{directory}' ");
             }
         }
         finally
@@ -46,4 +46,11 @@ internal static partial class DirectorySync
 
     [LibraryImport("libc", EntryPoint = "close")]
     private static partial int Close(int fd);
+
+    // The error number travels as the HResult (as .NET's own file errors do on Unix), so the store can say what it means.
+    private static IOException Failed(string what)
+    {
+        var errno = Marshal.GetLastPInvokeError();
+        return new IOException($"{what}(errno {errno})", errno);
+    }
 }

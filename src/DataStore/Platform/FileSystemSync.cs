@@ -33,14 +33,14 @@ internal static partial class FileSystemSync
         var fd = Open(directory, ReadOnly);
         if (fd < 0)
         {
-            throw new IOException($"could not open '{directory}' to sync its file system (errno {Marshal.GetLastPInvokeError()})");
+            throw Failed($"could not open '{directory}' to sync its file system ");
         }
 
         try
         {
             if (Syncfs(fd) != 0)
             {
-                throw new IOException($"could not sync the file system of '{directory}' (errno {Marshal.GetLastPInvokeError()})");
+                throw Failed($"could not sync the file system of '{directory}' ");
             }
         }
         finally
@@ -60,4 +60,11 @@ internal static partial class FileSystemSync
 
     [LibraryImport("libc", EntryPoint = "close")]
     private static partial int Close(int fd);
+
+    // The error number travels as the HResult (as .NET's own file errors do on Unix), so the store can say what it means.
+    private static IOException Failed(string what)
+    {
+        var errno = Marshal.GetLastPInvokeError();
+        return new IOException($"{what}(errno {errno})", errno);
+    }
 }

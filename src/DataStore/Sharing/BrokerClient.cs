@@ -28,10 +28,10 @@ internal sealed class BrokerClient : IDisposable
     /// <summary>The owner process and what it said about the store.</summary>
     public OwnerHello Owner { get; }
 
-    /// <summary>Connects to the owner at <paramref name="socketPath"/>; null when none answers there.</summary>
-    public static BrokerClient? TryConnect(string socketPath, TimeSpan answerTimeout, Func<Exception, Exception> refused)
+    /// <summary>Connects to the owner at <paramref name="socketPath"/>; null when none answers there within <paramref name="helloTimeout"/>.</summary>
+    public static BrokerClient? TryConnect(string socketPath, TimeSpan answerTimeout, TimeSpan helloTimeout, Func<Exception, Exception> refused)
     {
-        var first = BrokerConnection.TryOpen(socketPath, answerTimeout, refused, out var hello);
+        var first = BrokerConnection.TryOpen(socketPath, answerTimeout, refused, out var hello, helloTimeout);
         return first is null ? null : new BrokerClient(socketPath, answerTimeout, refused, first, hello);
     }
 

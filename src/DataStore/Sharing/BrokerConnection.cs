@@ -24,9 +24,9 @@ internal sealed class BrokerConnection : IDisposable
     /// <summary>True once a call on this connection failed; it is then dropped, never reused.</summary>
     public bool Broken { get; private set; }
 
-    /// <summary>Connects and shakes hands; null when no owner listens at <paramref name="socketPath"/>.</summary>
+    /// <summary>Connects and shakes hands; null when no owner listens at <paramref name="socketPath"/> or none answers the hello within <paramref name="helloTimeout"/> (default <paramref name="answerTimeout"/>).</summary>
     /// <exception cref="DataStoreException">The owner speaks another protocol version, or is another user's process.</exception>
-    public static BrokerConnection? TryOpen(string socketPath, TimeSpan answerTimeout, Func<Exception, Exception> refused, out OwnerHello hello)
+    public static BrokerConnection? TryOpen(string socketPath, TimeSpan answerTimeout, Func<Exception, Exception> refused, out OwnerHello hello, TimeSpan? helloTimeout = null)
     {
         hello = default;
         var socket = BrokerEndpoint.TryConnect(socketPath);
@@ -35,7 +35,7 @@ internal sealed class BrokerConnection : IDisposable
             return null;
         }
 
-        var connection = new BrokerConnection(socket, answerTimeout);
+        var connection = new BrokerConnection(socket, helloTimeout ?? answerTimeout);
         try
         {
             if (!PeerCredentials.IsSameUser(socket))
@@ -55,6 +55,7 @@ internal sealed class BrokerConnection : IDisposable
             var reader = new MessageReader(answer[1..]);
             _ = reader.Int32();
             hello = new OwnerHello(reader.Int32(), (StoreCapabilities)reader.Int32(), (Durability)reader.Byte());
+            socket.ReceiveTimeout = (int)Math.Min(answerTimeout.TotalMilliseconds, int.MaxValue);
             return connection;
         }
         catch (BrokerLostException)

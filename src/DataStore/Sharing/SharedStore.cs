@@ -17,6 +17,7 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
 {
     // A dead owner is seen at once (the OS closes its socket); this bounds only the wait for a hung one.
     private static readonly TimeSpan HungOwner = TimeSpan.FromMinutes(10);
+    private static readonly TimeSpan MinimumHelloWait = TimeSpan.FromMilliseconds(50);
 
     private readonly string _directory;
     private readonly StoreBackend _backend;
@@ -125,7 +126,7 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
                 return owner;
             }
 
-            if (Connect() is { } client)
+            if (Connect(_timeout - waited.Elapsed) is { } client)
             {
                 BrokerLog.Client(_logger, _backend, _directory, client.Owner.ProcessId);
                 return client;
@@ -142,11 +143,12 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
         }
     }
 
-    private BrokerClient? Connect()
+    // A stopped owner (SIGSTOP, a debugger) still accepts connections: its hello is waited for only until the open's timeout.
+    private BrokerClient? Connect(TimeSpan left)
     {
         try
         {
-            return BrokerClient.TryConnect(_socketPath, _timeout + HungOwner, Refused);
+            return BrokerClient.TryConnect(_socketPath, _timeout + HungOwner, left > MinimumHelloWait ? left : MinimumHelloWait, Refused);
         }
         catch (System.Net.Sockets.SocketException e)
         {

@@ -28,6 +28,12 @@ internal sealed class SqliteErrors(string directory, TimeSpan timeout)
             ? raw.sqlite3_errstr(rc).utf8_to_string()
             : raw.sqlite3_errmsg(db).utf8_to_string();
         var detail = $"{operation} failed: {message} (SQLite code {rc})";
+        if ((rc & 0xFF) is raw.SQLITE_IOERR or raw.SQLITE_FULL or raw.SQLITE_CANTOPEN && db is not null &&
+            ResourceErrors.FromErrno(SqliteSystemError.Of(db)) is var (cause, words))
+        {
+            return new DataStoreException(cause, directory, StoreBackend.Sqlite, $"{detail}: {words}");
+        }
+
         return (rc & 0xFF) switch
         {
             raw.SQLITE_BUSY or raw.SQLITE_LOCKED => new StoreTimeoutException(directory, StoreBackend.Sqlite, timeout),
