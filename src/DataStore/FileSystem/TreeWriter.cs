@@ -21,6 +21,14 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
 
     private LeafSplitter Splitter => _splitterInstance ??= new LeafSplitter(root, state, NewTemporary, EnsureDirectory);
     private long _nextTemporary;
+    private ChangeFeed.FileSystem.ChangeLogFiles? _log;
+    private readonly ChangeFeed.ChangeRecord _record = new();
+
+    /// <summary>The store's change log (ADR 0020), also for recovering a journal that carries a sequence.</summary>
+    public ChangeFeed.FileSystem.ChangeLogFiles Log => _log ??= new ChangeFeed.FileSystem.ChangeLogFiles(root);
+
+    /// <summary>True when the store's change feed is on: every batch gets the next sequence and its record in <see cref="Log"/>.</summary>
+    public bool LogCommits { get; set; }
 
     /// <summary>Test hook: called before each operation of a batch or a journal replay on this thread, to inject a failure.</summary>
     [ThreadStatic]
@@ -151,7 +159,8 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
     public long Apply(WriteBatch batch)
     {
         state.BeginChange();
-        BatchJournal.Write(batch, NewTemporary(), _journal);
+        var sequence = LogCommits ? Log.Latest() + 1 : 0;
+        BatchJournal.Write(batch, NewTemporary(), _journal, sequence);
         DirectorySync.Sync(root);
         var puts = 0;
         for (var i = 0; i < batch.OperationCount; i++)
@@ -168,7 +177,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
             removed += ApplyOne(entry.Kind, batch.First(entry), batch.Second(entry), perFile, touched);
         }
 
-        Finish(perFile, touched);
+        Finish(perFile, touched, sequence, sequence > 0 ? _record.Clear().Add(batch).Bytes : default);
         return removed;
     }
 
@@ -204,7 +213,7 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         if (File.Exists(_journal))
         {
             var touched = new HashSet<string>();
-            if (BatchJournal.Read(_journal) is { } operations)
+            if (BatchJournal.Read(_journal, out var sequence) is { } operations)
             {
                 foreach (var operation in operations)
                 {
@@ -212,6 +221,10 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
                 }
 
                 FileSystemSync.Sync(root);
+                if (sequence > 0)
+                {
+                    Log.Recover(sequence, _record.Clear().Add(BatchJournal.ToBatch(operations)).Bytes);
+                }
             }
 
             File.Delete(_journal);
@@ -260,8 +273,8 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         }
     }
 
-    /// <summary>Makes an applied change durable, then drops the journal and ends the change.</summary>
-    public void Finish(bool perFile, HashSet<string> touched)
+    /// <summary>Makes an applied change durable, appends its change-log record (a <paramref name="sequence"/> above 0), then drops the journal and ends the change.</summary>
+    public void Finish(bool perFile, HashSet<string> touched, long sequence = 0, ReadOnlySpan<byte> record = default)
     {
         if (perFile)
         {
@@ -275,6 +288,11 @@ internal sealed class TreeWriter(string root, Layout layout, SharedState state, 
         {
             TakeNewParents();
             FileSystemSync.Sync(root);
+        }
+
+        if (sequence > 0)
+        {
+            Log.Append(sequence, record); // after the data, so a subscriber can read what it names; before the journal goes
         }
 
         // The journal's removal must be durable too, or a power loss could replay it over later durable writes.
