@@ -59,6 +59,20 @@ internal sealed partial class FileSystemStore : IChangeFeedStore
         }
     }
 
+    /// <summary>For verify: the change log's damage (every retained frame's CRC and order), none when the feed is off.</summary>
+    private List<string> ChangeLogProblems()
+    {
+        try
+        {
+            _ = _log is { } log ? UnderSharedLock("checking the change log", log.ReadAll) : null;
+            return [];
+        }
+        catch (StoreFormatException e)
+        {
+            return [e.Message];
+        }
+    }
+
     // Prunes under the write lock; also from Dispose (the last prune), which has turned new calls away but not freed the locks.
     private void UnderWriteLock(Action prune)
     {

@@ -31,11 +31,14 @@ internal sealed partial class FileSystemStore
     }
 
     internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) =>
-        FileSystemIntegrity.Check(_directory, _maxEntries, step => UnderSharedLock("checking integrity", () =>
+    [
+        .. FileSystemIntegrity.Check(_directory, _maxEntries, step => UnderSharedLock("checking integrity", () =>
         {
             step();
             return 0;
-        }), cancellationToken);
+        }), cancellationToken),
+        .. ChangeLogProblems(),
+    ];
 
     /// <summary>
     /// Reads pairs in [<paramref name="from"/>, <paramref name="to"/>) into <paramref name="chunk"/> until a chunk's budget
