@@ -21,7 +21,7 @@ public class ChangeFeedBenchmarks
 
     /// <summary>The backends with a change feed (and selected by <c>--backends</c>).</summary>
     public static IEnumerable<StoreBackend> Backends =>
-        new[] { StoreBackend.Sqlite, StoreBackend.Lmdb, StoreBackend.RocksDb, StoreBackend.LiteDb }.Where(KeyValueStore.IsAvailable).Where(b => BenchmarkCommandLine.Selects(b.ToString()));
+        new[] { StoreBackend.Sqlite, StoreBackend.Lmdb, StoreBackend.RocksDb, StoreBackend.LiteDb, StoreBackend.FileSystem }.Where(KeyValueStore.IsAvailable).Where(b => BenchmarkCommandLine.Selects(b.ToString()));
 
     /// <summary>The backend under test.</summary>
     [ParamsSource(nameof(Backends))]

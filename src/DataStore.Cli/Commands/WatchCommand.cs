@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using DataStore.Cli.Json;
 
 namespace DataStore.Cli.Commands;
 
@@ -17,23 +18,34 @@ internal static class WatchCommand
                 result.AddError("--from must be 0 or more.");
             }
         });
+        var json = JsonOutput.CreateOption("each change (sequence, kind, key, end)");
         var command = new Command("watch",
             "Print every commit made to the store by any process, one line per change: SEQUENCE<TAB>put|delete<TAB>KEY, or " +
-            "SEQUENCE<TAB>delete-range<TAB>START<TAB>END; SEQUENCE<TAB>resynchronize when commits were missed (re-read the prefix). " +
+            "SEQUENCE<TAB>delete-range<TAB>START<TAB>END; SEQUENCE<TAB>resynchronize when commits were missed (re-read the prefix); " +
+            "with --json, one object per change ({\"sequence\":N,\"kind\":\"put\",\"key\":K}, \"end\" for a range). " +
             "The store must have been created with the change feed on. Runs until Ctrl+C.")
         {
-            prefix, from,
+            prefix, from, json,
         };
         return new(command, async (context, cancellationToken) =>
         {
             var prefixBytes = context.Decode(context.Parse.GetValue(prefix) ?? "", "the prefix");
             var after = context.Parse.GetValue(from);
+            var asJson = context.Parse.GetValue(json);
             using var store = context.OpenStore();
             try
             {
                 await foreach (var change in store.Watch(prefixBytes, after, cancellationToken).ConfigureAwait(false))
                 {
-                    Print(context, change);
+                    if (asJson)
+                    {
+                        PrintJson(context, change);
+                    }
+                    else
+                    {
+                        Print(context, change);
+                    }
+
                     await context.Output.FlushAsync(cancellationToken).ConfigureAwait(false);
                 }
             }
@@ -70,6 +82,21 @@ internal static class WatchCommand
             }
 
             context.Write("\n"u8);
+        }
+    }
+
+    private static void PrintJson(CliContext context, StoreChange change)
+    {
+        if (change.Kind == StoreChangeKind.Resynchronize)
+        {
+            JsonOutput.Write(context, new ChangeLine(change.Sequence, "resynchronize", null, null), CliJsonContext.Default.ChangeLine);
+            return;
+        }
+
+        foreach (var key in change.Changes)
+        {
+            var end = key.Kind == KeyChangeKind.DeleteRange ? JsonOutput.Text(context, key.End, key.Key, "range end") : null;
+            JsonOutput.Write(context, new ChangeLine(change.Sequence, Name(key.Kind), JsonOutput.Text(context, key.Key, key.Key, "key"), end), CliJsonContext.Default.ChangeLine);
         }
     }
 

@@ -8,4 +8,5 @@ namespace DataStore.Cli.Json;
 [JsonSerializable(typeof(CountRecord))]
 [JsonSerializable(typeof(InfoRecord))]
 [JsonSerializable(typeof(VerifyRecord))]
+[JsonSerializable(typeof(ChangeLine))]
 internal sealed partial class CliJsonContext : JsonSerializerContext;

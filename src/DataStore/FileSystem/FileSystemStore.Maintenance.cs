@@ -18,10 +18,14 @@ internal sealed partial class FileSystemStore
     /// <summary>Writes the backup from a snapshot scan, letting writers in between its chunks (see <see cref="FileSystemBackup"/>).</summary>
     internal override void BackupCore(string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
     {
-        using var snapshot = ScanCore([], [], keysOnly: false);
+        using var snapshot = BackupSnapshot(out var changes);
         try
         {
             FileSystemBackup.Write(snapshot, _directory, destination, _maxEntries, progress, cancellationToken);
+            if (changes.Count > 0)
+            {
+                ChangeFeed.FileSystem.ChangeLogFiles.WriteCopy(destination, changes); // the copy continues the sequence
+            }
         }
         catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
         {
@@ -60,11 +64,14 @@ internal sealed partial class FileSystemStore
     }
 
     internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) =>
-        FileSystemIntegrity.Check(_directory, _maxEntries, step => UnderSharedLock("checking integrity", () =>
+    [
+        .. FileSystemIntegrity.Check(_directory, _maxEntries, step => UnderSharedLock("checking integrity", () =>
         {
             step();
             return 0;
-        }), cancellationToken);
+        }), cancellationToken),
+        .. ChangeLogProblems(),
+    ];
 
     /// <summary>
     /// Reads pairs in [<paramref name="from"/>, <paramref name="to"/>) into <paramref name="chunk"/> until a chunk's budget

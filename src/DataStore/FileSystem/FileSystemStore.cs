@@ -16,7 +16,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     public const int DefaultMaxEntries = 4096;
 
     private const StoreCapabilities FileSystemCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SharedAcrossProcesses |
-        StoreCapabilities.SnapshotScans | StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction;
+        StoreCapabilities.SnapshotScans | StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction | StoreCapabilities.ChangeFeed;
 
     private readonly string _directory;
     private readonly Durability _durability;
@@ -92,6 +92,12 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
+        if (_feed is not null)
+        {
+            Commit(new WriteBatch().Put(key, value), out _); // one journaled commit, so it has one commit point for its record
+            return;
+        }
+
         PutTrace.Begin();
         string temporary;
         try
@@ -146,6 +152,12 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
     {
+        if (_feed is not null)
+        {
+            Commit(new WriteBatch().Delete(key), out _);
+            return;
+        }
+
         string? directory;
         SplitSync split;
         EnterWrite();
@@ -202,6 +214,8 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
             SyncInBackground();
         }
 
+        _feed?.Dispose(); // a last prune, while the locks are open
+        _log?.Dispose();
         _locks.Dispose();
         _handles.Dispose();
         _state.Dispose();
@@ -210,6 +224,17 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     private int Commit(WriteBatch batch, out long removed)
     {
         removed = 0;
+        var failed = CommitLocked(batch, ref removed);
+        if (failed < 0 && batch.OperationCount > 0)
+        {
+            _feed?.Committed();
+        }
+
+        return failed;
+    }
+
+    private int CommitLocked(WriteBatch batch, ref long removed)
+    {
         EnterWrite();
         try
         {

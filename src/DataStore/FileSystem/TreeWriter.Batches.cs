@@ -10,7 +10,8 @@ internal sealed partial class TreeWriter
     public long Apply(WriteBatch batch)
     {
         state.BeginChange();
-        BatchJournal.Write(batch, NewTemporary(), _journal);
+        var sequence = LogCommits ? Log.Latest() + 1 : 0;
+        BatchJournal.Write(batch, NewTemporary(), _journal, sequence);
         DirectorySync.Sync(root);
         var puts = 0;
         for (var i = 0; i < batch.OperationCount; i++)
@@ -27,7 +28,7 @@ internal sealed partial class TreeWriter
             removed += ApplyOne(entry.Kind, batch.First(entry), batch.Second(entry), perFile, touched);
         }
 
-        Finish(perFile, touched);
+        Finish(perFile, touched, sequence, sequence > 0 ? _record.Clear().Add(batch).Bytes : default);
         return removed;
     }
 
@@ -59,7 +60,7 @@ internal sealed partial class TreeWriter
         if (File.Exists(_journal))
         {
             var touched = new HashSet<string>();
-            if (BatchJournal.Read(_journal) is { } operations)
+            if (BatchJournal.Read(_journal, out var sequence) is { } operations)
             {
                 foreach (var operation in operations)
                 {
@@ -67,6 +68,10 @@ internal sealed partial class TreeWriter
                 }
 
                 FileSystemSync.Sync(root);
+                if (sequence > 0)
+                {
+                    Log.Recover(sequence, _record.Clear().Add(BatchJournal.ToBatch(operations)).Bytes);
+                }
             }
 
             File.Delete(_journal);
@@ -115,8 +120,8 @@ internal sealed partial class TreeWriter
         }
     }
 
-    /// <summary>Makes an applied change durable, then drops the journal and ends the change.</summary>
-    public void Finish(bool perFile, HashSet<string> touched)
+    /// <summary>Makes an applied change durable, appends its change-log record (a <paramref name="sequence"/> above 0), then drops the journal and ends the change.</summary>
+    public void Finish(bool perFile, HashSet<string> touched, long sequence = 0, ReadOnlySpan<byte> record = default)
     {
         // A split whose moves are not synced yet (LeafSplitter) needs the whole file system synced: a directory sync
         // could make some of its moves durable without the others.
@@ -137,6 +142,11 @@ internal sealed partial class TreeWriter
             {
                 DropSyncedSplit();
             }
+        }
+
+        if (sequence > 0)
+        {
+            Log.Append(sequence, record); // after the data, so a subscriber can read what it names; before the journal goes
         }
 
         // The journal's removal must be durable too, or a power loss could replay it over later durable writes.

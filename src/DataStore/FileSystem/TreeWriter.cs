@@ -21,6 +21,14 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
 
     private LeafSplitter Splitter => _splitterInstance ??= new LeafSplitter(root, layout, state, NewTemporary, EnsureDirectory);
     private long _nextTemporary;
+    private ChangeFeed.FileSystem.ChangeLogFiles? _log;
+    private readonly ChangeFeed.ChangeRecord _record = new();
+
+    /// <summary>The store's change log (ADR 0020), also for recovering a journal that carries a sequence.</summary>
+    public ChangeFeed.FileSystem.ChangeLogFiles Log => _log ??= new ChangeFeed.FileSystem.ChangeLogFiles(root);
+
+    /// <summary>True when the store's change feed is on: every batch gets the next sequence and its record in <see cref="Log"/>.</summary>
+    public bool LogCommits { get; set; }
 
     /// <summary>Test hook: called before each operation of a batch or a journal replay on this thread, to inject a failure.</summary>
     [ThreadStatic]

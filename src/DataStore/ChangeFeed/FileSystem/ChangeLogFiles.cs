@@ -1,0 +1,289 @@
+using System.Globalization;
+using DataStore.Platform;
+
+namespace DataStore.ChangeFeed.FileSystem;
+
+/// <summary>
+/// The FileSystem change log on disk (ADR 0020): segment files <c>changelog/&lt;first sequence, 20 digits&gt;</c> in the store
+/// directory, append-only <see cref="ChangeLogFrame"/>s with sequences rising by one; a new segment starts once the last
+/// one passes <see cref="SegmentBytes"/>, created whole (synced, renamed, directory synced). Every method is called holding
+/// the store's lock: the exclusive one to append, recover or prune, the shared one (no change in progress) to read, so a
+/// reader never meets a frame being written.
+/// </summary>
+internal sealed class ChangeLogFiles(string store)
+{
+    /// <summary>The folder of the segments, in the store directory (not in the signal's folder, so watchers stay quiet).</summary>
+    public const string Folder = "changelog";
+
+    /// <summary>A segment past this size gets no more frames: the next commit starts a new one.</summary>
+    public const int SegmentBytes = 1 << 20;
+
+    private const int NameLength = 20;
+
+    private readonly string _folder = Path.Combine(store, Folder);
+    private readonly Lock _gate = new();
+    private Tail _tail;
+
+    /// <summary>The last segment as this process last saw it: its path, the length of its whole frames and the last frame's sequence.</summary>
+    private readonly record struct Tail(string? Segment, long Length, long Latest);
+
+    /// <summary>The latest commit's sequence, 0 before the first.</summary>
+    /// <exception cref="StoreFormatException">The last segment ends in bytes that are not a whole frame.</exception>
+    public long Latest() => CurrentTail(repairUpTo: 0).Latest;
+
+    /// <summary>Appends commit <paramref name="sequence"/> (the latest plus one), synced to disk before it returns.</summary>
+    public void Append(long sequence, ReadOnlySpan<byte> record)
+    {
+        var tail = CurrentTail(repairUpTo: 0);
+        if (sequence != tail.Latest + 1)
+        {
+            throw new DataStoreException(StoreFailure.Engine, store, StoreBackend.FileSystem,
+                $"commit {sequence} was to follow commit {sequence - 1} in the change log '{_folder}', which ends at {tail.Latest}.");
+        }
+
+        var frame = ChangeLogFrame.Encode(sequence, record);
+        if (tail.Segment is null || tail.Length >= SegmentBytes)
+        {
+            if (!Directory.Exists(_folder))
+            {
+                Directory.CreateDirectory(_folder);
+                DirectorySync.Sync(store);
+            }
+
+            var segment = Path.Combine(_folder, Name(sequence));
+            SyncedFile.Replace(segment, frame);
+            Remember(new Tail(segment, frame.Length, sequence));
+            return;
+        }
+
+        using (var file = new FileStream(tail.Segment, FileMode.Open, FileAccess.Write, FileShare.ReadWrite | FileShare.Delete, 1))
+        {
+            file.Position = tail.Length;
+            file.Write(frame);
+            file.Flush(flushToDisk: true);
+        }
+
+        Remember(tail with { Length = tail.Length + frame.Length, Latest = sequence });
+    }
+
+    /// <summary>
+    /// After a dead writer's journal of commit <paramref name="sequence"/> was replayed: cuts the torn frame it may have left,
+    /// then appends the commit's record unless the log already ends with it.
+    /// </summary>
+    /// <exception cref="StoreFormatException">The log does not end just before or at the commit, or more than a torn frame is broken.</exception>
+    public void Recover(long sequence, ReadOnlySpan<byte> record)
+    {
+        if (Directory.Exists(_folder))
+        {
+            foreach (var staging in Directory.EnumerateFiles(_folder, "*.tmp"))
+            {
+                File.Delete(staging);
+            }
+        }
+
+        var latest = CurrentTail(repairUpTo: ChangeLogFrame.Overhead + record.Length).Latest;
+        if (latest == sequence)
+        {
+            return;
+        }
+
+        if (latest != sequence - 1)
+        {
+            throw new StoreFormatException(StoreFailure.Corrupt, store, StoreBackend.FileSystem,
+                $"the journal holds commit {sequence}, but the change log '{_folder}' ends at commit {latest}.");
+        }
+
+        Append(sequence, record);
+    }
+
+    /// <summary>Up to <paramref name="max"/> records after <paramref name="after"/> among the latest <paramref name="retention"/>, and the latest sequence.</summary>
+    /// <exception cref="StoreFormatException">A segment holds bytes that are not a whole frame, or frames out of order.</exception>
+    public ChangeLogPage Read(long after, int max, int retention)
+    {
+        var latest = Latest();
+        var from = Math.Max(after, latest - retention) + 1; // records at or below latest - retention are gone for subscribers
+        var records = new List<ChangeLogEntry>();
+        if (max <= 0 || from > latest)
+        {
+            return new ChangeLogPage(records, latest);
+        }
+
+        var segments = Segments();
+        var first = Math.Max(0, segments.FindLastIndex(s => s.First <= from));
+        for (var i = first; i < segments.Count && records.Count < max; i++)
+        {
+            var bytes = File.ReadAllBytes(segments[i].Path);
+            var offset = 0;
+            while (records.Count < max)
+            {
+                var status = ChangeLogFrame.TryRead(bytes, offset, out var sequence, out var record, out offset);
+                if (status == ChangeLogFrame.Status.End)
+                {
+                    break;
+                }
+
+                if (status == ChangeLogFrame.Status.Broken)
+                {
+                    throw Damaged(segments[i].Path, $"bytes at offset {offset} are not a whole change-log frame");
+                }
+
+                if (sequence >= from && sequence <= latest)
+                {
+                    records.Add(new ChangeLogEntry(sequence, record.ToArray()));
+                }
+            }
+        }
+
+        return new ChangeLogPage(records, latest);
+    }
+
+    /// <summary>Deletes every segment whose records are all at or below the latest minus <paramref name="retain"/>; the last segment always stays.</summary>
+    public void Prune(int retain)
+    {
+        var segments = Segments();
+        if (segments.Count < 2)
+        {
+            return;
+        }
+
+        var floor = Latest() - Math.Max(retain, 1);
+        for (var i = 0; i + 1 < segments.Count && segments[i + 1].First - 1 <= floor; i++)
+        {
+            File.Delete(segments[i].Path);
+        }
+    }
+
+    /// <summary>Writes <paramref name="records"/> as the change log of the new store at <paramref name="destination"/> (a backup; its copier syncs it).</summary>
+    public static void WriteCopy(string destination, IReadOnlyList<ChangeLogEntry> records)
+    {
+        var folder = Path.Combine(destination, Folder);
+        Directory.CreateDirectory(folder);
+        FileStream? segment = null;
+        try
+        {
+            foreach (var entry in records)
+            {
+                if (segment is null || segment.Length >= SegmentBytes)
+                {
+                    segment?.Dispose();
+                    segment = new FileStream(Path.Combine(folder, Name(entry.Sequence)), FileMode.CreateNew, FileAccess.Write, FileShare.None, 1 << 16);
+                }
+
+                segment.Write(ChangeLogFrame.Encode(entry.Sequence, entry.Record));
+            }
+        }
+        finally
+        {
+            segment?.Dispose();
+        }
+    }
+
+    private static string Name(long sequence) => sequence.ToString("D20", CultureInfo.InvariantCulture);
+
+    /// <summary>The segments, ordered by their first sequence (files of other names, such as staging files, are not segments).</summary>
+    private List<(long First, string Path)> Segments()
+    {
+        var segments = new List<(long First, string Path)>();
+        if (!Directory.Exists(_folder))
+        {
+            return segments;
+        }
+
+        foreach (var path in Directory.EnumerateFiles(_folder))
+        {
+            var name = Path.GetFileName(path);
+            if (name.Length == NameLength && long.TryParse(name, NumberStyles.None, CultureInfo.InvariantCulture, out var first))
+            {
+                segments.Add((first, path));
+            }
+        }
+
+        segments.Sort((a, b) => a.First.CompareTo(b.First));
+        return segments;
+    }
+
+    /// <summary>
+    /// The last segment's end, from what this process saw last when the segment did not change since, else read again. A
+    /// broken end is cut when it is at most <paramref name="repairUpTo"/> bytes (a dead writer's torn frame), else it is damage.
+    /// </summary>
+    private Tail CurrentTail(int repairUpTo)
+    {
+        lock (_gate)
+        {
+            var known = _tail;
+            if (known.Segment is not null && known.Length < SegmentBytes && FileLength(known.Segment) is { } length)
+            {
+                if (length == known.Length)
+                {
+                    return known;
+                }
+
+                if (length > known.Length)
+                {
+                    return _tail = Scan(known.Segment, known.Length, known.Latest, repairUpTo);
+                }
+            }
+
+            var segments = Segments();
+            if (segments.Count == 0)
+            {
+                return _tail = default;
+            }
+
+            return _tail = Scan(segments[^1].Path, 0, segments[^1].First - 1, repairUpTo);
+        }
+    }
+
+    private void Remember(Tail tail)
+    {
+        lock (_gate)
+        {
+            _tail = tail;
+        }
+    }
+
+    /// <summary>Walks the frames of <paramref name="segment"/> from <paramref name="offset"/>, where the frame after <paramref name="latest"/> starts.</summary>
+    private Tail Scan(string segment, long offset, long latest, int repairUpTo)
+    {
+        using var file = new FileStream(segment, FileMode.Open, repairUpTo > 0 ? FileAccess.ReadWrite : FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1);
+        var bytes = new byte[file.Length - offset];
+        file.Position = offset;
+        file.ReadExactly(bytes);
+        var position = 0;
+        while (true)
+        {
+            var status = ChangeLogFrame.TryRead(bytes, position, out var sequence, out _, out var next);
+            if (status == ChangeLogFrame.Status.End)
+            {
+                return new Tail(segment, offset + position, latest);
+            }
+
+            if (status == ChangeLogFrame.Status.Whole && sequence == latest + 1)
+            {
+                latest = sequence;
+                position = next;
+                continue;
+            }
+
+            if (status == ChangeLogFrame.Status.Broken && bytes.Length - position <= repairUpTo)
+            {
+                file.SetLength(offset + position); // a torn last frame: its commit's journal appends it again
+                file.Flush(flushToDisk: true);
+                return new Tail(segment, offset + position, latest);
+            }
+
+            throw Damaged(segment, status == ChangeLogFrame.Status.Whole
+                ? $"commit {sequence} follows commit {latest}"
+                : $"bytes at offset {offset + position} are not a whole change-log frame");
+        }
+    }
+
+    private static long? FileLength(string path)
+    {
+        var info = new FileInfo(path);
+        return info.Exists ? info.Length : null;
+    }
+
+    private StoreFormatException Damaged(string segment, string what) =>
+        new(StoreFailure.Corrupt, store, StoreBackend.FileSystem, $"the change-log segment '{segment}' is damaged: {what}.");
+}

@@ -1,0 +1,139 @@
+using DataStore.ChangeFeed.FileSystem;
+using DataStore.FileSystem;
+using DataStore.Tests.Conformance;
+
+namespace DataStore.Tests.ChangeFeed;
+
+/// <summary>
+/// The FileSystem change log's files (ADR 0020): a journal left by a killed writer gets its record exactly once, a torn last
+/// frame is cut, damage elsewhere is an error naming the segment, and pruning drops whole segments but never the sequence.
+/// </summary>
+public sealed class FileSystemChangeLogTests : IDisposable
+{
+    private readonly TemporaryDirectory _directory = new();
+
+    private string StorePath => _directory.Sub("store");
+
+    private string Journal => Path.Combine(StorePath, BatchJournal.FileName);
+
+    private string[] Segments => Directory.GetFiles(Path.Combine(StorePath, ChangeLogFiles.Folder)).Order(StringComparer.Ordinal).ToArray();
+
+    [Fact]
+    public async Task A_journal_a_killed_writer_left_after_applying_gets_its_record_once_at_the_next_open()
+    {
+        using (var store = Open())
+        {
+            store.Put("a/1"u8, [1]);
+        }
+
+        BatchJournal.Write(new WriteBatch().Put("a/2"u8, [2]), Path.Combine(StorePath, "tmp", "1-1.tmp"), Journal, sequence: 2);
+
+        using (var store = Open())
+        {
+            Assert.Equal(2, store.ChangeSequence());
+            Assert.Equal([2], store.Get("a/2"u8));
+            var change = await First(store, after: 1);
+            Assert.Equal((2L, KeyChangeKind.Put, "a/2"), (change.Sequence, change.Changes.Single().Kind, System.Text.Encoding.UTF8.GetString(change.Changes.Single().Key)));
+        }
+
+        // Killed after the record's append, before the journal's removal: replayed, but not logged twice.
+        BatchJournal.Write(new WriteBatch().Put("a/2"u8, [2]), Path.Combine(StorePath, "tmp", "1-1.tmp"), Journal, sequence: 2);
+        using (var store = Open())
+        {
+            Assert.Equal(2, store.ChangeSequence());
+            store.Put("a/3"u8, [3]);
+            Assert.Equal(3, store.ChangeSequence());
+        }
+    }
+
+    [Fact]
+    public void A_torn_last_frame_is_cut_and_its_commit_logged_whole()
+    {
+        using (var store = Open())
+        {
+            store.Put("a/1"u8, [1]);
+        }
+
+        var frame = ChangeLogFrame.Encode(2, [1, 3, (byte)'a', (byte)'/', (byte)'2']);
+        using (var segment = new FileStream(Segments[^1], FileMode.Append))
+        {
+            segment.Write(frame.AsSpan(0, frame.Length - 3)); // the writer died inside its append
+        }
+
+        BatchJournal.Write(new WriteBatch().Put("a/2"u8, [2]), Path.Combine(StorePath, "tmp", "1-1.tmp"), Journal, sequence: 2);
+
+        using (var store = Open())
+        {
+            Assert.Equal(2, store.ChangeSequence());
+            store.Put("a/3"u8, [3]);
+            Assert.Equal(3, store.ChangeSequence());
+        }
+    }
+
+    [Fact]
+    public async Task Damage_inside_the_log_is_a_StoreFormatException_naming_the_segment_and_verify_reports_it()
+    {
+        using (var store = Open())
+        {
+            store.Put("a/1"u8, [1]);
+            store.Put("a/2"u8, [2]);
+        }
+
+        var segment = Segments[^1];
+        var bytes = File.ReadAllBytes(segment);
+        bytes[14] ^= 0x55; // inside the first frame's record
+        File.WriteAllBytes(segment, bytes);
+
+        using var damaged = Open();
+        var error = Assert.Throws<StoreFormatException>(() => damaged.ChangeSequence());
+        Assert.Contains(segment, error.Message, StringComparison.Ordinal);
+        Assert.Equal([2], damaged.Get("a/2"u8)); // the pairs stay readable
+        var report = await damaged.VerifyAsync(cancellationToken: TestContext.Current.CancellationToken);
+        Assert.False(report.IsHealthy);
+        Assert.Contains(report.Problems, p => p.Contains(segment, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Pruning_deletes_whole_segments_below_the_retention_and_keeps_the_sequence()
+    {
+        var key = new byte[200_000]; // one record of 200 KB: a segment (1 MiB) holds six
+        using (var store = Open(retention: 2))
+        {
+            for (var i = 1; i <= 20; i++)
+            {
+                key[^1] = (byte)i;
+                store.Put(key, [(byte)i]);
+            }
+        }
+
+        Assert.True(Segments.Length <= 2, $"after pruning to 2 commits, {Segments.Length} segments are left");
+        Assert.NotEqual("00000000000000000001", Path.GetFileName(Segments[0])); // 20 records of 200 KB filled several, the first went
+        using var reopened = Open(retention: 2);
+        Assert.Equal(20, reopened.ChangeSequence());
+        var first = await First(reopened, after: 5);
+        Assert.Equal((StoreChangeKind.Resynchronize, 20L), (first.Kind, first.Sequence));
+    }
+
+    public void Dispose() => _directory.Dispose();
+
+    private IKeyValueStore Open(int retention = 1000) => KeyValueStore.Open(new DataStoreOptions
+    {
+        Path = StorePath,
+        Backend = StoreBackend.FileSystem,
+        ChangeFeed = true,
+        ChangeFeedRetention = retention,
+        Timeout = TimeSpan.FromSeconds(10),
+    });
+
+    private static async Task<StoreChange> First(IKeyValueStore store, long after)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+        timeout.CancelAfter(TimeSpan.FromSeconds(30));
+        await foreach (var change in store.Watch([], after, timeout.Token))
+        {
+            return change;
+        }
+
+        throw new InvalidOperationException("the watch ended without an event");
+    }
+}
