@@ -17,16 +17,19 @@ internal sealed class BrokerSession(Socket socket, BrokerServer server, IKeyValu
 
     private readonly MessageWriter _answer = new();
     private byte[] _request = new byte[4096];
+    private int? _peer;
 
     public void Run()
     {
-        using var executor = new BrokerExecutor(engine, server.Scans);
+        using var executor = new BrokerExecutor(engine, server.Scans, () => server.Compaction.ThrowIfShared(engine, _peer ?? 0));
         try
         {
             if (!Accepted())
             {
                 return;
             }
+
+            _peer = server.Peers.Connected(PeerCredentials.PeerProcessId(socket));
 
             while (WaitForRequest())
             {
@@ -61,6 +64,11 @@ internal sealed class BrokerSession(Socket socket, BrokerServer server, IKeyValu
         }
         finally
         {
+            if (_peer is { } peer)
+            {
+                server.Peers.Disconnected(peer);
+            }
+
             socket.Dispose();
             server.Ended();
         }

@@ -23,6 +23,7 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
     private readonly TimeSpan _timeout;
     private readonly string _socketPath;
     private readonly Func<IKeyValueStore> _openEngine;
+    private readonly bool _compactBlocksWriters;
     private readonly ILogger _logger;
     private readonly Lock _handOver = new();
     private readonly StoreCapabilities _capabilities;
@@ -36,6 +37,7 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
         _timeout = options.Timeout;
         _socketPath = BrokerEndpoint.SocketPath(directory);
         _openEngine = openEngine;
+        _compactBlocksWriters = Backends.BackendCatalog.Find(backend) is IBackendSharing { CompactBlocksWriters: true };
         _logger = logger;
         _role = Establish();
         (_capabilities, _durability) = _role is OwnerRole owner
@@ -120,7 +122,7 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
         var waited = System.Diagnostics.Stopwatch.StartNew();
         while (true)
         {
-            if (StoreFiles.Guard(_directory, _backend, () => OwnerRole.TryTake(_directory, _socketPath, _openEngine, _logger)) is { } owner)
+            if (StoreFiles.Guard(_directory, _backend, () => OwnerRole.TryTake(_directory, _socketPath, _openEngine, _compactBlocksWriters, _logger)) is { } owner)
             {
                 return owner;
             }
