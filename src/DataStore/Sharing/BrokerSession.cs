@@ -78,6 +78,11 @@ internal sealed class BrokerSession(Socket socket, BrokerServer server, IKeyValu
     {
         if (!PeerCredentials.IsSameUser(socket))
         {
+            // Answered before its hello, so a client that makes no check of its own still hears why.
+            BrokerErrors.Write(_answer, new DataStoreException(StoreFailure.AccessDenied, engine.Path, engine.Backend,
+                $"the owner process {Environment.ProcessId} runs as user {PeerCredentials.EffectiveUserId} and serves only that user's processes, not user {PeerCredentials.PeerUserId(socket)}."));
+            socket.SendTimeout = TransferTimeoutMilliseconds;
+            BrokerFrames.Send(socket, _answer);
             BrokerLog.PeerRefused(logger, engine.Path, $"it runs as user {PeerCredentials.PeerUserId(socket)}, not {PeerCredentials.EffectiveUserId}");
             return false;
         }

@@ -157,6 +157,11 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
         }
     }
 
-    private Exception Refused(Exception cause) => new DataStoreException(StoreFailure.Unavailable, _directory, _backend,
-        $"the process that owns the store refused this one: {(cause is DataStoreException e ? BrokerErrors.Detail(e) : cause.Message)}", cause);
+    private Exception Refused(Exception cause) => cause switch
+    {
+        UnauthorizedAccessException => new DataStoreException(StoreFailure.AccessDenied, _directory, _backend, $"this process refused the owner process: {cause.Message}", cause),
+        DataStoreException { Cause: StoreFailure.AccessDenied } e => new DataStoreException(StoreFailure.AccessDenied, _directory, _backend, $"the process that owns the store refused this one: {BrokerErrors.Detail(e)}", cause),
+        _ => new DataStoreException(StoreFailure.Unavailable, _directory, _backend,
+            $"the process that owns the store refused this one: {(cause is DataStoreException e ? BrokerErrors.Detail(e) : cause.Message)}", cause),
+    };
 }

@@ -57,7 +57,7 @@ internal static class AccessDeniedProbe
     }
 
     /// <summary>Copies the test host where the unprivileged user can read it (the build tree may sit under a private directory).</summary>
-    private static string CopyHostFor(TemporaryDirectory scratch)
+    internal static string CopyHostFor(TemporaryDirectory scratch)
     {
         var source = Path.GetDirectoryName(ChildProcess.HostAssembly)!;
         var target = scratch.Sub("host");
