@@ -33,6 +33,11 @@ internal static class Commands
             return TransferCommands.Import(options, rest[0]);
         }
 
+        if (args[0] == "peer-hello")
+        {
+            return SharingCommands.PeerHello(args[1]);
+        }
+
         if (args[0] == "hold-owner-lock")
         {
             return SharingCommands.HoldOwnerLock(args[1], int.Parse(rest[0]));
@@ -91,6 +96,8 @@ internal static class Commands
             "read-all" => CrashCommands.ReadAll(store),
             "damage-fill" => DamageProbe.Fill(store, rest[0], int.Parse(rest[1]), rest[2] == "hang"),
             "fill-bench" => TransferCommands.FillBench(store, int.Parse(rest[0])),
+            "scan-rate" => BrokerMeasureCommands.ScanRate(store),
+            "batch-rate" => BrokerMeasureCommands.BatchRate(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             "worst-put" => WorstPut.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "export-dump" => TransferCommands.Export(store, rest[0]),
             "check-integrity" => IntegrityCheck.Run(store),

@@ -59,4 +59,49 @@ internal static class SharingCommands
         BinaryPrimitives.WriteInt32BigEndian(bytes, value);
         return bytes;
     }
+
+    /// <summary>
+    /// Connects to the socket of the store's owner without any check of its own and says hello, printing what the owner
+    /// did: <c>DENIED</c> (the connect itself was refused), <c>REFUSED cause: message</c>, <c>ANSWERED</c> or <c>DROPPED</c>.
+    /// </summary>
+    public static int PeerHello(string storePath)
+    {
+        var socketPath = BrokerEndpoint.SocketPath(Path.GetFullPath(storePath));
+        try
+        {
+            using var socket = BrokerEndpoint.TryConnect(socketPath);
+            if (socket is null)
+            {
+                Console.WriteLine($"NO-OWNER {socketPath}");
+                return 1;
+            }
+
+            socket.ReceiveTimeout = 10_000;
+            try
+            {
+                BrokerFrames.Send(socket, new MessageWriter().Start(MessageKind.Hello).Int32(unchecked((int)BrokerProtocol.Magic))
+                    .Byte((byte)BrokerProtocol.Version).Byte(BrokerProtocol.Version >> 8));
+            }
+            catch (System.Net.Sockets.SocketException)
+            {
+                // An owner that refuses answers before the hello and hangs up: its answer is still there to read.
+            }
+
+            var answer = new byte[4096];
+            var length = BrokerFrames.Receive(socket, ref answer);
+            Console.WriteLine((MessageKind)answer[0] == MessageKind.Error && BrokerErrors.Read(answer.AsSpan(0, length), storePath, StoreBackend.InMemory) is DataStoreException e
+                ? $"REFUSED {e.Cause}: {e.Message}"
+                : "ANSWERED");
+        }
+        catch (System.Net.Sockets.SocketException e) when (e.SocketErrorCode == System.Net.Sockets.SocketError.AccessDenied)
+        {
+            Console.WriteLine($"DENIED {socketPath}: {e.Message}");
+        }
+        catch (Exception e) when (e is System.Net.Sockets.SocketException or IOException or BrokerProtocolException)
+        {
+            Console.WriteLine($"DROPPED {e.GetType().Name}: {e.Message}");
+        }
+
+        return 0;
+    }
 }

@@ -11,6 +11,9 @@ internal sealed class LiteDbBackend : IBackendFactory, DataStore.Sharing.IBacken
     /// <summary>The engine admits one process at a time, so the library shares its stores through an owner process (ADR 0015).</summary>
     public bool NeedsOwnerProcess => true;
 
+    /// <summary>LiteDB's compaction rewrites every document under the writer lock (ADR 0009): refused while another process uses the store.</summary>
+    public bool CompactBlocksWriters => true;
+
     public bool IsAvailable => true;
 
     public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums) =>

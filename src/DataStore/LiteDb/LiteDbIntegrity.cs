@@ -9,46 +9,51 @@ namespace DataStore.LiteDb;
 /// <remarks>
 /// Documents are read in chunks of <see cref="ChunkDocuments"/>, each query (and so its read transaction) ending before
 /// the next starts after the last id read: one query over the whole store would keep every page it read in LiteDB's
-/// cache until it ended. The caller holds the write lock, so the chunks see one state of the store.
+/// cache until it ended. The caller holds the write lock for one chunk at a time (<see cref="NextChunk"/>), so a
+/// document and its value chunks are read in one state of the store, and writers wait for one chunk, not the whole
+/// check (at 200,000 pairs the whole check held them past a 5 s timeout). Every pair present from the start to the end
+/// of the check is checked; one written or deleted meanwhile may or may not be.
 /// </remarks>
-internal static class LiteDbIntegrity
+internal sealed class LiteDbIntegrity
 {
     private const int MaxProblems = 100;
     private const int ChunkDocuments = 256;
 
-    public static IReadOnlyList<string> Check(LiteDbEngine db, CancellationToken cancellationToken)
+    private readonly List<string> _problems = [];
+    private long _pairs;
+    private byte[] _buffer = [];
+    private BsonValue? _last;
+
+    /// <summary>What the check found so far.</summary>
+    public IReadOnlyList<string> Problems => _problems;
+
+    /// <summary>Checks the next chunk of pair documents after the last one checked; false once the check is complete.</summary>
+    public bool NextChunk(LiteDbEngine db, CancellationToken cancellationToken)
     {
-        var problems = new List<string>();
-        long pairs = 0;
-        byte[] buffer = [];
-        BsonValue? last = null;
+        var read = 0;
         try
         {
-            var read = ChunkDocuments;
-            while (read == ChunkDocuments && problems.Count < MaxProblems)
+            using var reader = db.Engine.Query(LiteDbTable.Pairs, _last is null ? new Query() : new Query { Where = { BsonExpression.Create("_id > @0", _last) } });
+            while (read < ChunkDocuments && _problems.Count < MaxProblems && reader.Read())
             {
-                read = 0;
-                using var reader = db.Engine.Query(LiteDbTable.Pairs, last is null ? new Query() : new Query { Where = { BsonExpression.Create("_id > @0", last) } });
-                while (read < ChunkDocuments && problems.Count < MaxProblems && reader.Read())
+                read++;
+                if ((++_pairs & 1023) == 0)
                 {
-                    read++;
-                    if ((++pairs & 1023) == 0)
-                    {
-                        cancellationToken.ThrowIfCancellationRequested();
-                    }
-
-                    var doc = reader.Current.AsDocument;
-                    last = doc["_id"];
-                    Check(db, doc, ref buffer, problems);
+                    cancellationToken.ThrowIfCancellationRequested();
                 }
+
+                var doc = reader.Current.AsDocument;
+                _last = doc["_id"];
+                Check(db, doc, ref _buffer, _problems);
             }
         }
         catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
         {
-            problems.Add($"LiteDB could not read every document after {pairs}: {e.Message}.");
+            _problems.Add($"LiteDB could not read every document after {_pairs}: {e.Message}.");
+            return false;
         }
 
-        return problems;
+        return read == ChunkDocuments && _problems.Count < MaxProblems;
     }
 
     private static void Check(LiteDbEngine db, BsonDocument doc, ref byte[] buffer, List<string> problems)

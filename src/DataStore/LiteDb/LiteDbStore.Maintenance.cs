@@ -63,16 +63,27 @@ internal sealed partial class LiteDbStore
         return cursor;
     }
 
-    /// <summary>Reads every document under the write lock (so chunked values are stable) and checks each value is whole.</summary>
+    /// <summary>
+    /// Reads every document and checks each value is whole, 256 documents at a time under the write lock (so chunked
+    /// values are stable), letting writers in between the chunks.
+    /// </summary>
     internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken)
     {
-        using (_writeLock.Enter())
+        var check = new LiteDbIntegrity();
+        bool more;
+        do
         {
-            return Guarded("Checking integrity", () =>
+            using (_writeLock.Enter())
             {
-                using var turn = _engine.Engine();
-                return LiteDbIntegrity.Check(_db, cancellationToken);
-            });
+                more = Guarded("Checking integrity", () =>
+                {
+                    using var turn = _engine.Engine();
+                    return check.NextChunk(_db, cancellationToken);
+                });
+            }
         }
+        while (more);
+
+        return check.Problems;
     }
 }

@@ -40,7 +40,8 @@ internal sealed class BrokerConnection : IDisposable
         {
             if (!PeerCredentials.IsSameUser(socket))
             {
-                throw refused(new UnauthorizedAccessException($"the process listening at '{socketPath}' runs as another user"));
+                throw refused(new UnauthorizedAccessException(
+                    $"the process listening at '{socketPath}' runs as user {PeerCredentials.PeerUserId(socket)}, not as this process's user {PeerCredentials.EffectiveUserId}; a store is shared only among one user's processes"));
             }
 
             connection.Request.Start(MessageKind.Hello).Int32(unchecked((int)BrokerProtocol.Magic))

@@ -4,7 +4,7 @@ namespace DataStore.Sharing;
 /// Runs one connection's requests against the owner's engine and writes the answers. Holds the connection's one open
 /// scan: an engine cursor (a snapshot where the engine has them) that streams to the client chunk by chunk.
 /// </summary>
-internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans) : IDisposable
+internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans, Action beforeCompact) : IDisposable
 {
     // A client asks for one page of change-log records (256); a damaged request asking more reads no more than this.
     private const int MaxChangesPerPage = 4096;
@@ -58,6 +58,7 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans) : I
                 answer.Start(MessageKind.Ok).Int32(engine.TryWrite(batch, out var failure) ? -1 : failure.Index);
                 return;
             case MessageKind.Compact:
+                beforeCompact();
                 engine.Compact();
                 answer.Start(MessageKind.Ok);
                 return;

@@ -24,14 +24,21 @@ internal sealed class BrokerServer : IDisposable
     private readonly HashSet<Thread> _sessions = [];
     private volatile bool _closing;
 
-    private BrokerServer(string socketPath, IKeyValueStore engine, ILogger logger)
+    private BrokerServer(string socketPath, IKeyValueStore engine, bool compactBlocksWriters, ILogger logger)
     {
+        Compaction = new CompactGate(compactBlocksWriters, Peers);
         _socketPath = socketPath;
         _engine = engine;
         _logger = logger;
         _listener = BrokerEndpoint.Listen(socketPath);
         _acceptor = new Thread(AcceptLoop) { IsBackground = true, Name = "DataStore broker" };
     }
+
+    /// <summary>The processes connected as clients.</summary>
+    public PeerProcesses Peers { get; } = new();
+
+    /// <summary>Refuses a compaction that would hold other processes' writes for the whole rewrite.</summary>
+    public CompactGate Compaction { get; }
 
     /// <summary>The client scans open in this owner.</summary>
     public ScanCount Scans { get; } = new();
@@ -52,9 +59,9 @@ internal sealed class BrokerServer : IDisposable
     public bool IsClosing => _closing;
 
     /// <summary>Listens on <paramref name="socketPath"/> (replacing a stale socket: the caller holds the owner lock) and serves <paramref name="engine"/>.</summary>
-    public static BrokerServer Start(string socketPath, IKeyValueStore engine, ILogger logger)
+    public static BrokerServer Start(string socketPath, IKeyValueStore engine, bool compactBlocksWriters, ILogger logger)
     {
-        var server = new BrokerServer(socketPath, engine, logger);
+        var server = new BrokerServer(socketPath, engine, compactBlocksWriters, logger);
         server._acceptor.Start();
         return server;
     }

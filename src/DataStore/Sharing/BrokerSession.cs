@@ -17,16 +17,19 @@ internal sealed class BrokerSession(Socket socket, BrokerServer server, IKeyValu
 
     private readonly MessageWriter _answer = new();
     private byte[] _request = new byte[4096];
+    private int? _peer;
 
     public void Run()
     {
-        using var executor = new BrokerExecutor(engine, server.Scans);
+        using var executor = new BrokerExecutor(engine, server.Scans, () => server.Compaction.ThrowIfShared(engine, _peer ?? 0));
         try
         {
             if (!Accepted())
             {
                 return;
             }
+
+            _peer = server.Peers.Connected(PeerCredentials.PeerProcessId(socket));
 
             while (WaitForRequest())
             {
@@ -61,6 +64,11 @@ internal sealed class BrokerSession(Socket socket, BrokerServer server, IKeyValu
         }
         finally
         {
+            if (_peer is { } peer)
+            {
+                server.Peers.Disconnected(peer);
+            }
+
             socket.Dispose();
             server.Ended();
         }
@@ -70,6 +78,11 @@ internal sealed class BrokerSession(Socket socket, BrokerServer server, IKeyValu
     {
         if (!PeerCredentials.IsSameUser(socket))
         {
+            // Answered before its hello, so a client that makes no check of its own still hears why.
+            BrokerErrors.Write(_answer, new DataStoreException(StoreFailure.AccessDenied, engine.Path, engine.Backend,
+                $"the owner process {Environment.ProcessId} runs as user {PeerCredentials.EffectiveUserId} and serves only that user's processes, not user {PeerCredentials.PeerUserId(socket)}."));
+            socket.SendTimeout = TransferTimeoutMilliseconds;
+            BrokerFrames.Send(socket, _answer);
             BrokerLog.PeerRefused(logger, engine.Path, $"it runs as user {PeerCredentials.PeerUserId(socket)}, not {PeerCredentials.EffectiveUserId}");
             return false;
         }

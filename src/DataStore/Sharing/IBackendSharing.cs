@@ -10,4 +10,10 @@ public interface IBackendSharing
 {
     /// <summary>True when the engine cannot be opened by two processes at once, so the library must broker it.</summary>
     bool NeedsOwnerProcess { get; }
+
+    /// <summary>
+    /// True when the engine's <see cref="IKeyValueStore.Compact"/> makes every writer wait for the whole rewrite; the owner
+    /// then refuses a compaction at once while another process uses the store, instead of failing that process's writes.
+    /// </summary>
+    bool CompactBlocksWriters => false;
 }

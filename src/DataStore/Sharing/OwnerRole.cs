@@ -29,7 +29,7 @@ internal sealed class OwnerRole : IDisposable
     public BrokerServer Server => _server;
 
     /// <summary>Takes the owner lock without waiting, opens the engine and starts serving it; null when another process owns the store.</summary>
-    public static OwnerRole? TryTake(string directory, string socketPath, Func<IKeyValueStore> openEngine, ILogger logger)
+    public static OwnerRole? TryTake(string directory, string socketPath, Func<IKeyValueStore> openEngine, bool compactBlocksWriters, ILogger logger)
     {
         var ownerLock = FileLock.Open(System.IO.Path.Combine(directory, LockFileName));
         IKeyValueStore? engine = null;
@@ -42,7 +42,7 @@ internal sealed class OwnerRole : IDisposable
             }
 
             engine = openEngine();
-            var server = BrokerServer.Start(socketPath, engine, logger);
+            var server = BrokerServer.Start(socketPath, engine, compactBlocksWriters, logger);
             BrokerLog.Owning(logger, engine.Backend, engine.Path, socketPath);
             return new OwnerRole(ownerLock, engine, server);
         }

@@ -12,12 +12,31 @@ internal static partial class PeerCredentials
     private const int LinuxPeerCred = 17;
     private const int MacSolLocal = 0;
     private const int MacLocalPeerCred = 1;
+    private const int MacLocalPeerPid = 2;
 
     /// <summary>This process's effective user id (0 on Windows).</summary>
     public static uint EffectiveUserId { get; } = OperatingSystem.IsWindows() ? 0 : GetEffectiveUserId();
 
     /// <summary>True when the peer of <paramref name="socket"/> runs as this process's user (always true on Windows).</summary>
     public static bool IsSameUser(Socket socket) => PeerUserId(socket) is not { } peer || peer == EffectiveUserId;
+
+    /// <summary>The peer's process id, or null where the OS gives no way to ask (Windows).</summary>
+    public static int? PeerProcessId(Socket socket)
+    {
+        Span<byte> buffer = stackalloc byte[12];
+        if (OperatingSystem.IsLinux())
+        {
+            // struct ucred { pid_t pid; uid_t uid; gid_t gid; }
+            return socket.GetRawSocketOption(LinuxSolSocket, LinuxPeerCred, buffer) >= 4 ? BinaryPrimitives.ReadInt32LittleEndian(buffer) : null;
+        }
+
+        if (OperatingSystem.IsMacOS())
+        {
+            return socket.GetRawSocketOption(MacSolLocal, MacLocalPeerPid, buffer[..4]) >= 4 ? BinaryPrimitives.ReadInt32LittleEndian(buffer) : null;
+        }
+
+        return null;
+    }
 
     /// <summary>The peer's user id, or null where the OS gives no way to ask.</summary>
     public static uint? PeerUserId(Socket socket)

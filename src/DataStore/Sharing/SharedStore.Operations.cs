@@ -75,6 +75,7 @@ internal sealed partial class SharedStore
             using var call = Begin(MessageKind.Compact);
             if (call.Engine is { } engine)
             {
+                Server?.Compaction.ThrowIfShared(engine, Environment.ProcessId);
                 engine.Compact();
                 return;
             }

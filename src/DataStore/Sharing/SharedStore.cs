@@ -24,6 +24,7 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
     private readonly TimeSpan _timeout;
     private readonly string _socketPath;
     private readonly Func<IKeyValueStore> _openEngine;
+    private readonly bool _compactBlocksWriters;
     private readonly ILogger _logger;
     private readonly Lock _handOver = new();
     private readonly StoreCapabilities _capabilities;
@@ -37,6 +38,7 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
         _timeout = options.Timeout;
         _socketPath = BrokerEndpoint.SocketPath(directory);
         _openEngine = openEngine;
+        _compactBlocksWriters = Backends.BackendCatalog.Find(backend) is IBackendSharing { CompactBlocksWriters: true };
         _logger = logger;
         _role = Establish();
         (_capabilities, _durability) = _role is OwnerRole owner
@@ -121,7 +123,7 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
         var waited = System.Diagnostics.Stopwatch.StartNew();
         while (true)
         {
-            if (StoreFiles.Guard(_directory, _backend, () => OwnerRole.TryTake(_directory, _socketPath, _openEngine, _logger)) is { } owner)
+            if (StoreFiles.Guard(_directory, _backend, () => OwnerRole.TryTake(_directory, _socketPath, _openEngine, _compactBlocksWriters, _logger)) is { } owner)
             {
                 return owner;
             }
@@ -157,6 +159,11 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
         }
     }
 
-    private Exception Refused(Exception cause) => new DataStoreException(StoreFailure.Unavailable, _directory, _backend,
-        $"the process that owns the store refused this one: {(cause is DataStoreException e ? BrokerErrors.Detail(e) : cause.Message)}", cause);
+    private Exception Refused(Exception cause) => cause switch
+    {
+        UnauthorizedAccessException => new DataStoreException(StoreFailure.AccessDenied, _directory, _backend, $"this process refused the owner process: {cause.Message}", cause),
+        DataStoreException { Cause: StoreFailure.AccessDenied } e => new DataStoreException(StoreFailure.AccessDenied, _directory, _backend, $"the process that owns the store refused this one: {BrokerErrors.Detail(e)}", cause),
+        _ => new DataStoreException(StoreFailure.Unavailable, _directory, _backend,
+            $"the process that owns the store refused this one: {(cause is DataStoreException e ? BrokerErrors.Detail(e) : cause.Message)}", cause),
+    };
 }

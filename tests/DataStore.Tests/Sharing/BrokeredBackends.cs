@@ -21,3 +21,15 @@ public sealed class LiteDbOwnerPeerContract : OwnerPeerContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 }
+
+[System.Runtime.Versioning.SupportedOSPlatform("linux")]
+public sealed class RocksDbOtherUserPeerContract : OtherUserPeerContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+[System.Runtime.Versioning.SupportedOSPlatform("linux")]
+public sealed class LiteDbOtherUserPeerContract : OtherUserPeerContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}

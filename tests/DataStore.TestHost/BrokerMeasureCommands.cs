@@ -1,0 +1,55 @@
+using System.Buffers.Binary;
+using System.Diagnostics;
+using System.Globalization;
+using DataStore;
+
+namespace DataStore.TestHost;
+
+/// <summary>Commands that time a store's scans and batches from one process (<c>scripts/measure-broker.py</c> runs them beside an owner).</summary>
+internal static class BrokerMeasureCommands
+{
+    /// <summary>Scans the whole store, printing <c>SCANNED pairs seconds role</c>.</summary>
+    public static int ScanRate(IKeyValueStore store)
+    {
+        var clock = Stopwatch.StartNew();
+        long pairs = 0;
+        long bytes = 0;
+        using (var cursor = store.ScanPrefix([]))
+        {
+            while (cursor.MoveNext())
+            {
+                pairs++;
+                bytes += cursor.Value.Length;
+            }
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"SCANNED {pairs} {clock.Elapsed.TotalSeconds:0.000} {store.Sharing.Role} {bytes}"));
+        return 0;
+    }
+
+    /// <summary>Writes <paramref name="batches"/> batches of <paramref name="size"/> keys (<c>tag</c>, 9-byte keys, 128-byte values), printing <c>READY</c>, waiting for a line on stdin, then printing <c>WROTE keys seconds role</c>.</summary>
+    public static int BatchRate(IKeyValueStore store, string tag, int batches, int size)
+    {
+        var key = new byte[9];
+        key[0] = (byte)tag[0];
+        var value = new byte[128];
+        var batch = new WriteBatch();
+        Console.WriteLine("READY");
+        Console.ReadLine(); // the harness starts every writer at once
+        var clock = Stopwatch.StartNew();
+        for (var b = 0; b < batches; b++)
+        {
+            for (var i = 0; i < size; i++)
+            {
+                BinaryPrimitives.WriteInt64BigEndian(key.AsSpan(1), ((long)b * size) + i);
+                batch.Put(key, value);
+            }
+
+            store.Write(batch);
+            batch.Clear();
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"WROTE {(long)batches * size} {clock.Elapsed.TotalSeconds:0.000} {store.Sharing.Role}"));
+        return 0;
+    }
+}
