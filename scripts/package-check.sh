@@ -32,8 +32,8 @@ tool_files=$(unzip -Z1 "$feed/DataStore.Cli.linux-x64.$version.nupkg")
 if grep -E 'runtimes/' <<<"$tool_files" | grep -v 'runtimes/linux-x64/'; then
   echo "package-check: the linux-x64 tool package carries another platform's files"; exit 1
 fi
-# Native AOT: one executable and the natives, no managed DataStore.Cli.dll to JIT.
-grep -qx 'tools/net10.0/linux-x64/DataStore.Cli' <<<"$tool_files" && ! grep -q 'DataStore.Cli.dll$' <<<"$tool_files" || {
+# Native AOT: one executable and the natives; no managed assembly to JIT, no debug symbols to download.
+grep -qx 'tools/any/linux-x64/DataStore.Cli' <<<"$tool_files" && ! grep -qE '\.(dll|dbg|pdb)$' <<<"$tool_files" || {
   echo "package-check: the linux-x64 tool package is not the native AOT build"; exit 1; }
 step "packed $(cd "$feed" && ls *.nupkg | tr '\n' ' ')"
 
