@@ -30,15 +30,19 @@ done
 unzip -p "$feed/DataStore.RocksDb.$version.nupkg" DataStore.RocksDb.nuspec | grep -q "<dependency id=\"DataStore\" version=\"$version\"" \
   || { echo "package-check: DataStore.RocksDb $version does not depend on DataStore $version"; exit 1; }
 step "packed without a version number: every package is $version"
-# The tool is packed per platform (ADR 0021): here only this machine's linux-x64 pack (built for it, ReadyToRun),
-# beside the small primary package that names the platforms; the other platforms' packs are the same build.
+# The tool is packed per platform (ADR 0021): the small primary package that names the platforms (an AOT tool's
+# plain pack makes only that one), then this machine's linux-x64 package, native AOT-compiled as it ships.
 # No symbol packages here: the primary package has no assemblies, and NuGet refuses an empty symbol package.
-dotnet pack src/DataStore.Cli -c Release -o "$feed" -nologo -v quiet \
-  -p:ToolPackageRuntimeIdentifiers=linux-x64 -p:RuntimeIdentifiers=linux-x64 -p:IncludeSymbols=false
+dotnet pack src/DataStore.Cli -c Release -o "$feed" -nologo -v quiet -p:IncludeSymbols=false
+dotnet pack src/DataStore.Cli -c Release -r linux-x64 -o "$feed" -nologo -v quiet -p:IncludeSymbols=false
 test -f "$feed/DataStore.Cli.$version.nupkg" && test -f "$feed/DataStore.Cli.linux-x64.$version.nupkg"
-if unzip -l "$feed/DataStore.Cli.linux-x64.$version.nupkg" | grep -E 'runtimes/' | grep -v 'runtimes/linux-x64/'; then
+tool_files=$(unzip -Z1 "$feed/DataStore.Cli.linux-x64.$version.nupkg")
+if grep -E 'runtimes/' <<<"$tool_files" | grep -v 'runtimes/linux-x64/'; then
   echo "package-check: the linux-x64 tool package carries another platform's files"; exit 1
 fi
+# Native AOT: one executable and the natives; no managed assembly to JIT, no debug symbols to download.
+grep -qx 'tools/any/linux-x64/DataStore.Cli' <<<"$tool_files" && ! grep -qE '\.(dll|dbg|pdb)$' <<<"$tool_files" || {
+  echo "package-check: the linux-x64 tool package is not the native AOT build"; exit 1; }
 step "packed $(cd "$feed" && ls *.nupkg | tr '\n' ' ')"
 
 packages=$(dotnet nuget locals global-packages --list | sed 's/^global-packages: //')
@@ -90,4 +94,9 @@ test "$("$datastore" get --store "$work/tool-store" "skyrim/mods/skyui")" = "5.2
 "$datastore" info --store "$work/tool-store" | sed 's/^/  /'
 # verify starts the installed tool again as its child process (the tool shim, not dotnet DataStore.Cli.dll).
 "$datastore" verify --store "$work/tool-store" --quiet | grep -qx 'pairs: 1'
-step "dotnet tool install DataStore.Cli $version from the feed; datastore put, get, info and verify ran"
+# Every backend from the native AOT tool, RocksDb included (its bindings are DataStore's own, ADR 0005).
+for backend in Lmdb RocksDb; do
+  "$datastore" put --store "$work/tool-$backend" --backend "$backend" "skyrim/mods/skyui" "5.2"
+  test "$("$datastore" get --store "$work/tool-$backend" "skyrim/mods/skyui")" = "5.2"
+done
+step "dotnet tool install DataStore.Cli $version (linux-x64: native AOT) from the feed; datastore put, get, info and verify ran; Lmdb and RocksDb stores too"

@@ -1,5 +1,5 @@
 using DataStore.Batches;
-using RocksDbSharp;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 
@@ -10,7 +10,6 @@ namespace DataStore.RocksDb;
 /// </summary>
 internal sealed unsafe class RocksDbBatch(RocksDbStore store) : IDisposable
 {
-    private static readonly Native Rocks = Native.Instance;
     private byte[]? _lastKey;
     private bool _lastKeyKnown;
 

@@ -1,6 +1,6 @@
 using System.Buffers.Binary;
 using DataStore.ChangeFeed;
-using RocksDbSharp;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 
@@ -16,7 +16,6 @@ internal sealed unsafe class RocksDbChangeLog : IChangeLog
     /// <summary>The log's column family.</summary>
     public const string Family = "feed";
 
-    private static readonly Native Rocks = Native.Instance;
     private readonly RocksDbStore _store;
     private readonly IntPtr _family;
     private long _latest;

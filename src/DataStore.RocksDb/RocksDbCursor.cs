@@ -1,5 +1,5 @@
 using System.Runtime.InteropServices;
-using RocksDbSharp;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 
@@ -11,7 +11,6 @@ namespace DataStore.RocksDb;
 /// </summary>
 internal sealed unsafe class RocksDbCursor : IKeyValueCursor
 {
-    private static readonly Native Rocks = Native.Instance;
     private readonly RocksDbStore _store;
     private readonly bool _keysOnly;
     private IntPtr _iterator;

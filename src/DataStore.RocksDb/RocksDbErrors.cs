@@ -1,6 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.InteropServices;
-using RocksDbSharp;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 
@@ -24,7 +24,7 @@ internal static class RocksDbErrors
     public static string TakeMessage(IntPtr error)
     {
         var text = Marshal.PtrToStringUTF8(error) ?? "unknown error";
-        Native.Instance.rocksdb_free(error);
+        Rocks.rocksdb_free(error);
         return text;
     }
 

@@ -1,11 +1,10 @@
-using RocksDbSharp;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 
 /// <summary>RocksDB's flush of memtables to table files, waited for: at close, for the change log, and after a WAL-hole recovery.</summary>
 internal static class RocksDbFlush
 {
-    private static readonly Native Rocks = Native.Instance;
 
     /// <summary>Flushes <paramref name="family"/> (the default family when zero) of <paramref name="db"/> and waits; RocksDB's error text, or null.</summary>
     public static string? AndWait(IntPtr db, IntPtr family = default)

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Runtime.InteropServices;
-using RocksDbSharp;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 
@@ -26,7 +26,6 @@ internal static class RocksDbOpener
     /// </summary>
     public static IntPtr Open(string directory, RocksDbOptions options, TimeSpan timeout, string[] families, out IntPtr[] handles)
     {
-        var native = Native.Instance;
         var waited = Stopwatch.StartNew();
         var pause = TimeSpan.FromMilliseconds(10);
         var name = Marshal.StringToCoTaskMemUTF8(directory);
@@ -90,12 +89,12 @@ internal static class RocksDbOpener
         if (families.Length == 0)
         {
             handles = [];
-            return Native.Instance.rocksdb_open(options.Handle, name, out error);
+            return Rocks.rocksdb_open(options.Handle, name, out error);
         }
 
         string[] names = ["default", .. families];
         handles = new IntPtr[names.Length];
-        return Native.Instance.rocksdb_open_column_families(options.Handle, name, names.Length, names, [.. names.Select(_ => options.Handle)], handles, out error);
+        return Rocks.rocksdb_open_column_families(options.Handle, name, names.Length, names, [.. names.Select(_ => options.Handle)], handles, out error);
     }
 
     /// <summary>Removes the owner record; called by the holder just before it closes the database.</summary>

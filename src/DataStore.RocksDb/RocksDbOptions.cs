@@ -1,4 +1,5 @@
-using RocksDbSharp;
+using DataStore.RocksDb.Interop;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 
@@ -24,40 +25,38 @@ internal sealed class RocksDbOptions : IDisposable
 
     public static RocksDbOptions Create(RocksDbTuning tuning)
     {
-        var native = Native.Instance;
-        var options = native.rocksdb_options_create();
-        native.rocksdb_options_set_create_if_missing(options, 1);
-        native.rocksdb_options_set_write_buffer_size(options, (UIntPtr)tuning.WriteBufferBytes);
-        native.rocksdb_options_set_compression(options, tuning.Compression);
-        native.rocksdb_options_set_enable_pipelined_write(options, tuning.PipelinedWrites ? (byte)1 : (byte)0);
-        native.rocksdb_options_set_keep_log_file_num(options, (UIntPtr)KeptInfoLogs);
-        native.rocksdb_options_set_max_log_file_size(options, (UIntPtr)InfoLogBytes);
+        var options = Rocks.rocksdb_options_create();
+        Rocks.rocksdb_options_set_create_if_missing(options, 1);
+        Rocks.rocksdb_options_set_write_buffer_size(options, (UIntPtr)tuning.WriteBufferBytes);
+        Rocks.rocksdb_options_set_compression(options, tuning.Compression);
+        Rocks.rocksdb_options_set_enable_pipelined_write(options, tuning.PipelinedWrites ? (byte)1 : (byte)0);
+        Rocks.rocksdb_options_set_keep_log_file_num(options, (UIntPtr)KeptInfoLogs);
+        Rocks.rocksdb_options_set_max_log_file_size(options, (UIntPtr)InfoLogBytes);
 
         // A torn last WAL record (a crash mid-append) is dropped as RocksDB always does, but a bad record followed by
         // intact ones is refused as corruption; the default (point in time) stops replay there without a word (ADR 0005).
-        native.rocksdb_options_set_wal_recovery_mode(options, Recovery.TolerateCorruptedTailRecords);
+        Rocks.rocksdb_options_set_wal_recovery_mode(options, RocksDbWalRecovery.TolerateCorruptedTailRecords);
 
-        var table = native.rocksdb_block_based_options_create();
-        var cache = native.rocksdb_cache_create_lru((UIntPtr)tuning.BlockCacheBytes);
-        native.rocksdb_block_based_options_set_block_cache(table, cache);
+        var table = Rocks.rocksdb_block_based_options_create();
+        var cache = Rocks.rocksdb_cache_create_lru((UIntPtr)tuning.BlockCacheBytes);
+        Rocks.rocksdb_block_based_options_set_block_cache(table, cache);
         if (tuning.BloomBitsPerKey > 0)
         {
             // The table options take ownership of the filter policy.
-            native.rocksdb_block_based_options_set_filter_policy(table, native.rocksdb_filterpolicy_create_bloom(tuning.BloomBitsPerKey));
+            Rocks.rocksdb_block_based_options_set_filter_policy(table, Rocks.rocksdb_filterpolicy_create_bloom(tuning.BloomBitsPerKey));
         }
 
-        native.rocksdb_options_set_block_based_table_factory(options, table);
+        Rocks.rocksdb_options_set_block_based_table_factory(options, table);
         return new RocksDbOptions(options, table, cache);
     }
 
     public void Dispose()
     {
-        var native = Native.Instance;
         if (Handle != IntPtr.Zero)
         {
-            native.rocksdb_options_destroy(Handle);
-            native.rocksdb_block_based_options_destroy(TableOptions);
-            native.rocksdb_cache_destroy(Cache);
+            Rocks.rocksdb_options_destroy(Handle);
+            Rocks.rocksdb_block_based_options_destroy(TableOptions);
+            Rocks.rocksdb_cache_destroy(Cache);
             Handle = TableOptions = Cache = IntPtr.Zero;
         }
     }

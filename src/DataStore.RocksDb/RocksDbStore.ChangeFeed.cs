@@ -1,6 +1,7 @@
 using System.Runtime.InteropServices;
 using DataStore.ChangeFeed;
 using Microsoft.Extensions.Logging;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 

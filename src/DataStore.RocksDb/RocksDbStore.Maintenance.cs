@@ -1,5 +1,6 @@
 using System.Runtime.InteropServices;
 using DataStore.Backup;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 

@@ -1,4 +1,5 @@
 using System.Buffers;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 
@@ -44,7 +45,7 @@ internal sealed unsafe partial class RocksDbStore
         fixed (byte* d = destination)
         {
             // Copies straight into the caller's buffer when the value fits; nothing is allocated on either side.
-            Rocks.rocksdb_get_into_buffer(Db, _readOptions, k, (UIntPtr)key.Length, (IntPtr)NonNull(d), (UIntPtr)destination.Length, out length, out found, out error);
+            Rocks.rocksdb_get_into_buffer(Db, _readOptions, k, (UIntPtr)key.Length, NonNull(d), (UIntPtr)destination.Length, out length, out found, out error);
         }
 
         RocksDbErrors.ThrowIf(error, _directory, "Get");
@@ -63,7 +64,7 @@ internal sealed unsafe partial class RocksDbStore
         var error = IntPtr.Zero;
         fixed (byte* k = key)
         {
-            Rocks.rocksdb_get_into_buffer(Db, _readOptions, k, (UIntPtr)key.Length, (IntPtr)EmptyBytes, UIntPtr.Zero, out _, out found, out error);
+            Rocks.rocksdb_get_into_buffer(Db, _readOptions, k, (UIntPtr)key.Length, EmptyBytes, UIntPtr.Zero, out _, out found, out error);
         }
 
         RocksDbErrors.ThrowIf(error, _directory, "HaveKey");

@@ -1,6 +1,6 @@
 using System.Runtime.InteropServices;
 using Microsoft.Extensions.Logging;
-using RocksDbSharp;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 
@@ -15,7 +15,6 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
     private const StoreCapabilities RocksDbCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SnapshotScans |
         StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction | StoreCapabilities.ChangeFeed;
 
-    private static readonly Native Rocks = Native.Instance;
     private static readonly byte* EmptyBytes = (byte*)NativeMemory.Alloc(1);
 
     private readonly string _directory;

@@ -2,7 +2,7 @@ using System.Buffers.Binary;
 using DataStore.Integrity;
 using DataStore.Platform;
 using Microsoft.Extensions.Logging;
-using RocksDbSharp;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 
@@ -30,10 +30,9 @@ internal readonly record struct RocksDbSyncMark(ulong Sequence, ulong Boot, bool
     public static void RecordAtOpen(string directory, IntPtr db, bool durable, ILogger logger)
     {
         RemoveStagingLeftovers(directory);
-        var rocks = Native.Instance;
-        var sequence = rocks.rocksdb_get_latest_sequence_number(db);
+        var sequence = Rocks.rocksdb_get_latest_sequence_number(db);
         var error = IntPtr.Zero;
-        rocks.rocksdb_flush_wal(db, 1, out error);
+        Rocks.rocksdb_flush_wal(db, 1, out error);
         if (error != IntPtr.Zero)
         {
             RocksDbLog.OpenWalSyncFailed(logger, directory, RocksDbErrors.TakeMessage(error));

@@ -1,5 +1,6 @@
 using DataStore.Platform;
-using RocksDbSharp;
+using DataStore.RocksDb.Interop;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 
@@ -18,7 +19,6 @@ namespace DataStore.RocksDb;
 /// </remarks>
 internal static class RocksDbWalHole
 {
-    private static readonly Native Rocks = Native.Instance;
 
     /// <summary>The open store, or <see cref="IntPtr.Zero"/> when the hole cannot be told apart from damage.</summary>
     public static IntPtr TryOpen(string directory, IntPtr options, IntPtr name)
@@ -28,14 +28,14 @@ internal static class RocksDbWalHole
             return IntPtr.Zero;
         }
 
-        Rocks.rocksdb_options_set_wal_recovery_mode(options, Recovery.PointInTime);
+        Rocks.rocksdb_options_set_wal_recovery_mode(options, RocksDbWalRecovery.PointInTime);
         try
         {
             return ReplaysPast(mark.Sequence, options, name) ? OpenAndFlush(directory, options, name) : IntPtr.Zero;
         }
         finally
         {
-            Rocks.rocksdb_options_set_wal_recovery_mode(options, Recovery.TolerateCorruptedTailRecords);
+            Rocks.rocksdb_options_set_wal_recovery_mode(options, RocksDbWalRecovery.TolerateCorruptedTailRecords);
         }
     }
 

@@ -1,6 +1,6 @@
 using DataStore.Sync;
 using Microsoft.Extensions.Logging;
-using RocksDbSharp;
+using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 
 namespace DataStore.RocksDb;
 
@@ -12,7 +12,6 @@ namespace DataStore.RocksDb;
 /// </summary>
 internal sealed class RocksDbWalSync : IDisposable
 {
-    private static readonly Native Rocks = Native.Instance;
     private readonly RocksDbStore _store;
     private readonly ILogger _logger;
     private readonly BackgroundSync _timer;

@@ -21,7 +21,8 @@ internal static class SelfProcess
         if (string.Equals(Path.GetFileNameWithoutExtension(host), "dotnet", StringComparison.OrdinalIgnoreCase))
         {
             // Run by the muxer (dotnet DataStore.Cli.dll): the child needs the entry assembly named again.
-            start.ArgumentList.Add(typeof(SelfProcess).Assembly.Location);
+            // (AppContext.BaseDirectory, not Assembly.Location, which a native AOT build does not have.)
+            start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, typeof(SelfProcess).Assembly.GetName().Name + ".dll"));
         }
 
         foreach (var argument in arguments)

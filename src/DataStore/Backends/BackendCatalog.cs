@@ -29,7 +29,7 @@ internal static class BackendCatalog
     public static string WhyUnavailable(StoreBackend backend) => backend switch
     {
         StoreBackend.RocksDb when RocksDb.Value is null => "the RocksDB backend ships as the separate package DataStore.RocksDb; add a reference to it",
-        StoreBackend.RocksDb => "DataStore.RocksDb is referenced, but RocksDbSharp could not load RocksDB's native library (under native AOT it cannot: it binds the library with runtime code generation)",
+        StoreBackend.RocksDb => RocksDb.Value.WhyUnavailable ?? "DataStore.RocksDb is referenced, but RocksDB's native library did not load",
         _ => "this version of DataStore does not include that backend yet",
     };
 

@@ -8,6 +8,9 @@ internal interface IBackendFactory
     /// <summary>True when this build can open the backend's stores (its engine and native libraries are present).</summary>
     bool IsAvailable { get; }
 
+    /// <summary>Why <see cref="IsAvailable"/> is false, in the backend's words (which file was looked for, and where); null when it gives none.</summary>
+    string? WhyUnavailable => null;
+
     /// <summary>
     /// Opens the store in <paramref name="directory"/>, whose manifest names this backend; <paramref name="checksums"/> is the
     /// manifest's setting: pairs are stored with a checksum and checked on reads (ADR 0014).
