@@ -22,46 +22,51 @@ public static class KeyValueStoreExtensions
     }
 
     /// <summary>Every pair whose key starts with <paramref name="prefix"/>, ascending, each copied into new arrays.</summary>
-    /// <remarks>The scan opens (and takes its snapshot) when this method is called, not when enumeration starts.</remarks>
+    /// <remarks>
+    /// Each enumeration opens its own scan (taking its snapshot) when it starts and closes it when it ends or is
+    /// disposed, so an enumerable that is never enumerated holds nothing open, and one enumerated twice reads the store twice.
+    /// </remarks>
     public static IEnumerable<KeyValuePair<byte[], byte[]>> EnumeratePrefix(this IKeyValueStore store, ReadOnlySpan<byte> prefix)
     {
         ArgumentNullException.ThrowIfNull(store);
-        return Enumerate(store.ScanPrefix(prefix));
+        var start = prefix.ToArray();
+        return Enumerate(() => store.ScanPrefix(start));
     }
 
     /// <summary>Every pair with a key in [<paramref name="start"/>, <paramref name="end"/>), ascending, each copied into new arrays.</summary>
+    /// <remarks>A reversed range is refused here; the scan opens when enumeration starts, as for <see cref="EnumeratePrefix"/>.</remarks>
     public static IEnumerable<KeyValuePair<byte[], byte[]>> EnumerateRange(this IKeyValueStore store, ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
     {
         ArgumentNullException.ThrowIfNull(store);
-        return Enumerate(store.ScanRange(start, end));
+        KeyGuard.ThrowIfInvalidRange(start, end);
+        var (from, to) = (start.ToArray(), end.ToArray());
+        return Enumerate(() => store.ScanRange(from, to));
     }
 
     /// <summary>Every key that starts with <paramref name="prefix"/>, ascending, each copied into a new array; values are not read.</summary>
+    /// <remarks>The scan opens when enumeration starts, as for <see cref="EnumeratePrefix"/>.</remarks>
     public static IEnumerable<byte[]> EnumerateKeys(this IKeyValueStore store, ReadOnlySpan<byte> prefix)
     {
         ArgumentNullException.ThrowIfNull(store);
-        return EnumerateKeys(store.ScanPrefix(prefix, keysOnly: true));
+        var start = prefix.ToArray();
+        return EnumerateKeys(() => store.ScanPrefix(start, keysOnly: true));
     }
 
-    private static IEnumerable<KeyValuePair<byte[], byte[]>> Enumerate(IKeyValueCursor cursor)
+    private static IEnumerable<KeyValuePair<byte[], byte[]>> Enumerate(Func<IKeyValueCursor> open)
     {
-        using (cursor)
+        using var cursor = open();
+        while (cursor.MoveNext())
         {
-            while (cursor.MoveNext())
-            {
-                yield return new(cursor.Key.ToArray(), cursor.Value.ToArray());
-            }
+            yield return new(cursor.Key.ToArray(), cursor.Value.ToArray());
         }
     }
 
-    private static IEnumerable<byte[]> EnumerateKeys(IKeyValueCursor cursor)
+    private static IEnumerable<byte[]> EnumerateKeys(Func<IKeyValueCursor> open)
     {
-        using (cursor)
+        using var cursor = open();
+        while (cursor.MoveNext())
         {
-            while (cursor.MoveNext())
-            {
-                yield return cursor.Key.ToArray();
-            }
+            yield return cursor.Key.ToArray();
         }
     }
 }

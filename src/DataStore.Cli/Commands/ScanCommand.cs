@@ -19,14 +19,7 @@ internal static class ScanCommand
         var from = new Option<string?>("--from") { Description = "Range scan: the first key (inclusive).", HelpName = "KEY" };
         var to = new Option<string?>("--to") { Description = "Range scan: the end key (exclusive).", HelpName = "KEY" };
         var keysOnly = new Option<bool>("--keys-only", "-k") { Description = "Print keys only; values are not read." };
-        var limit = new Option<long?>("--limit", "-n") { Description = "Print at most this many pairs.", HelpName = "N" };
-        limit.Validators.Add(result =>
-        {
-            if (result.GetValueOrDefault<long?>() < 0)
-            {
-                result.AddError("--limit must be 0 or more.");
-            }
-        });
+        var limit = new Option<long?>("--limit", "-n") { Description = "Print at most this many pairs.", HelpName = "N", CustomParser = r => WholeNumber.Parse(r, "--limit") };
         var json = JsonOutput.CreateOption("each pair");
         var command = new Command("scan", "Print pairs in ascending key order, one per line: KEY<TAB>VALUE (or KEY with --keys-only).")
         {

@@ -10,14 +10,7 @@ internal static class WatchCommand
     public static CliCommand Create()
     {
         var prefix = new Option<string?>("--prefix", "-p") { Description = "Watch only keys that start with this prefix (default: every key).", HelpName = "PREFIX" };
-        var from = new Option<long?>("--from") { Description = "Resume after this sequence number (default: the next commit).", HelpName = "N" };
-        from.Validators.Add(result =>
-        {
-            if (result.GetValueOrDefault<long?>() < 0)
-            {
-                result.AddError("--from must be 0 or more.");
-            }
-        });
+        var from = new Option<long?>("--from") { Description = "Resume after this sequence number (default: the next commit).", HelpName = "N", CustomParser = r => WholeNumber.Parse(r, "--from") };
         var json = JsonOutput.CreateOption("each change (sequence, kind, key, end)");
         var command = new Command("watch",
             "Print every commit made to the store by any process, one line per change: SEQUENCE<TAB>put|delete<TAB>KEY, or " +

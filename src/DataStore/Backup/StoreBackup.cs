@@ -35,6 +35,7 @@ internal static class StoreBackup
         var parent = System.IO.Path.GetDirectoryName(destination)
             ?? throw new ArgumentException($"The backup destination '{destination}' has no parent directory to build the copy beside.", nameof(destination));
         var staging = System.IO.Path.Combine(parent, $".{System.IO.Path.GetFileName(destination)}.backup-{Guid.NewGuid().ToString("N")[..8]}");
+        var firstCreated = HighestMissing(parent);
         try
         {
             StoreFiles.Guard(store.Path, store.Backend, () =>
@@ -55,9 +56,16 @@ internal static class StoreBackup
                 return 0;
             });
         }
+        catch (PathTooLongException e)
+        {
+            RemoveStaging(staging, parent, firstCreated);
+            throw new ArgumentException(
+                $"The backup destination '{destination}' is too long for the file system (the copy is built beside it as '{System.IO.Path.GetFileName(staging)}'); choose a shorter path. {e.Message}",
+                "destinationPath", e);
+        }
         catch
         {
-            RemoveStaging(staging);
+            RemoveStaging(staging, parent, firstCreated);
             throw;
         }
 
@@ -91,13 +99,34 @@ internal static class StoreBackup
         return destination;
     }
 
-    private static void RemoveStaging(string staging)
+    /// <summary>The highest ancestor of <paramref name="directory"/> (itself included) that does not exist yet, or null when it exists.</summary>
+    private static string? HighestMissing(string directory)
+    {
+        string? missing = null;
+        for (var at = directory; at is not null && !Directory.Exists(at); at = System.IO.Path.GetDirectoryName(at))
+        {
+            missing = at;
+        }
+
+        return missing;
+    }
+
+    // Removes the partial copy, and the parent directories the backup created for it while they are empty.
+    private static void RemoveStaging(string staging, string parent, string? firstCreated)
     {
         try
         {
             if (Directory.Exists(staging))
             {
                 Directory.Delete(staging, recursive: true);
+            }
+
+            for (var at = parent; firstCreated is not null && at is not null && at.Length >= firstCreated.Length; at = System.IO.Path.GetDirectoryName(at))
+            {
+                if (Directory.Exists(at))
+                {
+                    Directory.Delete(at); // not recursive: a directory someone else filled meanwhile stays
+                }
             }
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)

@@ -93,10 +93,15 @@ internal sealed class StoreIdentity : IDisposable
     }
 
     /// <summary>A directory with no manifest but another store's files is a store that lost its manifest: never create one over it.</summary>
+    /// <remarks>
+    /// Also called before the creation lock is taken, while another process may be creating the store: a creation
+    /// writes the manifest before any engine file, so files found here are another process's new store, not an
+    /// orphan, whenever the manifest exists once the files were seen.
+    /// </remarks>
     private static void ThrowIfOrphanedFiles(string directory, StoreBackend requested)
     {
         var found = EngineFiles.Recognize(directory);
-        if (found.Count == 0)
+        if (found.Count == 0 || StoreManifest.Exists(directory))
         {
             return;
         }
