@@ -1,0 +1,101 @@
+using DataStore.Batches;
+using DataStore.Platform;
+
+namespace DataStore.FileSystem;
+
+// Single-key writes: a Put writes and flushes its key file before the write lock and only renames it under the lock;
+// with the change feed on, a Put or Delete is a one-operation journaled commit (ADR 0020).
+internal sealed partial class FileSystemStore
+{
+    protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        if (_feed is not null)
+        {
+            Commit(new WriteBatch().Put(key, value), out _); // one journaled commit, so it has one commit point for its record
+            return;
+        }
+
+        PutTrace.Begin();
+        string temporary;
+        try
+        {
+            // Written and flushed (at both levels: issue 20 item 1) before the write lock, so no other writer or reader
+            // of any process waits for this Put's disk I/O; only the rename happens under the lock.
+            temporary = _writer.WriteTemporary(key, value);
+        }
+        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        {
+            throw FileSystemErrors.Wrap(_directory, "Put", e);
+        }
+
+        string directory;
+        string[] parents;
+        SplitSync split;
+        try
+        {
+            EnterWrite();
+        }
+        catch
+        {
+            TemporaryFiles.Remove(temporary);
+            throw;
+        }
+
+        try
+        {
+            directory = _writer.Publish(key, temporary);
+            parents = _writer.TakeNewParents();
+            split = PendingSplit();
+            _state.EndChange();
+        }
+        catch (Exception e)
+        {
+            TemporaryFiles.Remove(temporary);
+            throw FileSystemErrors.IsFileSystemError(e) ? FileSystemErrors.Wrap(_directory, "Put", e) : e;
+        }
+        finally
+        {
+            _locks.ExitWrite();
+        }
+
+        PutTrace.Mark(PutStep.Unlock);
+        AfterWrite(directory, parents, split);
+        PutTrace.Mark(PutStep.Sync);
+        if (PutTrace.End(out var milliseconds) is { } steps)
+        {
+            FileSystemLog.SlowPut(_logger, _directory, milliseconds, steps);
+        }
+    }
+
+    protected override void DeleteCore(ReadOnlySpan<byte> key)
+    {
+        if (_feed is not null)
+        {
+            Commit(new WriteBatch().Delete(key), out _);
+            return;
+        }
+
+        string? directory;
+        SplitSync split;
+        EnterWrite();
+        try
+        {
+            directory = _writer.Delete(key);
+            split = PendingSplit();
+            _state.EndChange();
+        }
+        catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
+        {
+            throw FileSystemErrors.Wrap(_directory, "Delete", e);
+        }
+        finally
+        {
+            _locks.ExitWrite();
+        }
+
+        if (directory is not null)
+        {
+            AfterWrite(directory, [], split);
+        }
+    }
+}
