@@ -59,9 +59,19 @@ public abstract class DamageMatrixContract : StoreContract
         }
 
         var failures = results.Where(r => r.Outcome > DamageOutcome.UnnamedError).ToList();
+        var known = failures.Select(KnownOpenDefect).ToList();
+        Assert.SkipWhen(failures.Count > 0 && known.All(reason => reason is not null),
+            $"{Backend}, seed {seed}: every bad case is a known open defect, printed here:\n" +
+            string.Join('\n', failures.Zip(known, (f, reason) => $"{f.Outcome}: {f.Case}: {f.Detail}\n  known: {reason}")));
         Assert.True(failures.Count == 0, $"{Backend}, seed {seed}: {failures.Count} of {results.Count} cases ended badly:\n" +
             string.Join('\n', failures.Select(f => $"{f.Outcome}: {f.Case}: {f.Detail}")));
     }
+
+    /// <summary>
+    /// The reason a bad case is a defect this backend is known not to meet yet (the test then skips, printing it and
+    /// the case), or null: any other bad case fails the test.
+    /// </summary>
+    protected virtual string? KnownOpenDefect(DamageResult result) => null;
 
     // Writes the model in two child processes: one that closes the store, one killed after its last batch.
     private string BuildTemplate()

@@ -56,7 +56,11 @@ internal sealed class LmdbDataFile : IDisposable
             Read(handle, second, pageSize, directory, path, "its second meta page");
             var meta = Newest(ReadMeta(first, layout, pageSize), ReadMeta(second, layout, pageSize))
                 ?? throw Damaged(directory, path, "neither of its two meta pages is valid");
-            return new LmdbDataFile(directory, path, handle, length, meta);
+
+            // The length again, now: a writer in another process may have committed between the first look and the
+            // meta read, and its meta names pages the file had not reached then. A commit writes its pages before its
+            // meta, so the file is at least this long for every page the meta just read names.
+            return new LmdbDataFile(directory, path, handle, RandomAccess.GetLength(handle), meta);
         }
         catch
         {
