@@ -109,20 +109,20 @@ internal sealed unsafe partial class LmdbSharedMutex : ILmdbWriterLock
         var fd = Open(path, ReadWrite | CloseOnExec);
         if (fd < 0)
         {
-            throw new IOException($"cannot open '{path}' (errno {Marshal.GetLastPInvokeError()})");
+            throw Failed("open", path);
         }
 
         try
         {
             if (new FileInfo(path).Length < RegionSize && Truncate(fd, RegionSize) != 0)
             {
-                throw new IOException($"cannot size '{path}' (errno {Marshal.GetLastPInvokeError()})");
+                throw Failed("size", path);
             }
 
             var region = MapFile(0, RegionSize, ProtReadWrite, MapShared, fd, 0);
             if (region == -1)
             {
-                throw new IOException($"cannot map '{path}' (errno {Marshal.GetLastPInvokeError()})");
+                throw Failed("map", path);
             }
 
             return (byte*)region;
@@ -131,6 +131,13 @@ internal sealed unsafe partial class LmdbSharedMutex : ILmdbWriterLock
         {
             _ = Close(fd);
         }
+    }
+
+    // The error number rides as the HResult, so a resource limit (no file descriptors left) reads as one (ResourceErrors).
+    private static IOException Failed(string verb, string path)
+    {
+        var errno = Marshal.GetLastPInvokeError();
+        return new IOException($"cannot {verb} '{path}' (errno {errno})", errno);
     }
 
     private static void Initialise(byte* mutex, string path)

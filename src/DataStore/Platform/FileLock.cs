@@ -85,7 +85,7 @@ internal sealed unsafe partial class FileLock : IDisposable
 
             if (errno != Interrupted)
             {
-                throw new IOException($"flock failed (errno {errno})");
+                throw new IOException($"flock failed (errno {errno})", errno);
             }
         }
     }

@@ -126,7 +126,7 @@ internal static unsafe partial class PosixFile
                         continue;
                     }
 
-                    throw new IOException($"read failed (errno {errno})");
+                    throw new IOException($"read failed (errno {errno})", errno);
                 }
 
                 total += (int)read;
