@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.Globalization;
 using DataStore.Sqlite;
 using DataStore.Tests.Conformance;
+using DataStore.Tests.Writes;
 using Microsoft.Data.Sqlite;
 
 namespace DataStore.Tests.Sqlite;
@@ -13,7 +14,7 @@ namespace DataStore.Tests.Sqlite;
 /// </summary>
 public sealed class SqliteWriteCombiningTests : IDisposable
 {
-    private static readonly TimeSpan Wait = TimeSpan.FromSeconds(30);
+    private static readonly TimeSpan Wait = QueuedWriters.Wait;
 
     private readonly TemporaryDirectory _directory = new();
 
@@ -106,35 +107,8 @@ public sealed class SqliteWriteCombiningTests : IDisposable
 
     private SqliteStore Open(Durability durability) => (SqliteStore)KeyValueStore.Open(Options(durability));
 
-    // Starts each write on its own thread while a child process holds SQLite's write lock, waits until all of them
-    // queue, lets the child release the lock, and returns how many combined commits that made.
-    private async Task<long> RunQueuedBehindAnotherProcess(SqliteStore store, params Action[] writes)
-    {
-        var before = store.Writes.CombinedCommits;
-        using var holder = ChildProcess.Start(["hold-sqlite-write-lock", StorePath, "Sqlite", "-", "3000"]);
-        holder.WaitForLine(l => l == "LOCKED", Wait);
-        var tasks = new List<Task>();
-        foreach (var write in writes)
-        {
-            tasks.Add(Task.Run(write, TestContext.Current.CancellationToken));
-            await WaitForPending(store, tasks.Count);
-        }
-
-        Assert.False(tasks.Exists(t => t.IsCompleted), "a write finished while another process held the write lock");
-        await Task.WhenAll(tasks).WaitAsync(Wait, TestContext.Current.CancellationToken);
-        Assert.Equal(0, holder.WaitForExit(Wait));
-        return store.Writes.CombinedCommits - before;
-    }
-
-    private static async Task WaitForPending(SqliteStore store, int count)
-    {
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        while (store.Writes.PendingWrites < count)
-        {
-            Assert.True(clock.Elapsed < Wait, $"{count} writes did not queue");
-            await Task.Delay(5, TestContext.Current.CancellationToken);
-        }
-    }
+    private Task<long> RunQueuedBehindAnotherProcess(SqliteStore store, params Action[] writes) => QueuedWriters.RunBehindAnotherProcess(
+        ["hold-sqlite-write-lock", StorePath, "Sqlite", "-", "3000"], () => store.Writes.CombinedCommits, () => store.Writes.PendingWrites, writes);
 
     // Changes the stored checksum of a pair from outside the store: reading the pair is then a damage error.
     private static void BreakChecksum(string storePath, byte[] key)
