@@ -81,6 +81,7 @@ internal static class Commands
             "put-loop" => PutLoop(store, rest[0], int.Parse(rest[1])),
             "batch-loop" => BatchLoop(store, int.Parse(rest[0])),
             "mixed-loop" => MixedWriteLoop.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
+            "threaded-put-loop" => ThreadedPutLoop.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "maintenance-loop" => MaintenanceLoop.Run(store, rest[0], rest[1]),
             "check-pairs" => CheckPairs(store, int.Parse(rest[0])),
             "cas-increment" => CasIncrement(store, int.Parse(rest[0])),

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using DataStore.Sync;
+using DataStore.Writes;
 
 namespace DataStore.Lmdb;
 
@@ -17,8 +18,8 @@ internal enum LmdbWriteKind
 
 internal sealed partial class LmdbEnvironment
 {
-    private readonly LmdbWriteQueue _queue = new();
-    private readonly List<LmdbWriteRequest> _group = new(LmdbWriteQueue.MaxGroup);
+    private readonly WriteQueue<LmdbWriteRequest> _queue = new();
+    private readonly List<LmdbWriteRequest> _group = new(WriteQueue<LmdbWriteRequest>.MaxGroup);
     private readonly ChangeFeed.ChangeRecord _record = new();
     private long _combinedCommits;
 
@@ -30,7 +31,7 @@ internal sealed partial class LmdbEnvironment
 
     /// <summary>
     /// Runs the write in an LMDB write transaction behind the writer locks, growing the map and retrying when it fills,
-    /// and commits it, its pages synced and its meta page not (MDB_NOMETASYNC); concurrent callers' writes share one transaction (<see cref="LmdbWriteQueue"/>).
+    /// and commits it, its pages synced and its meta page not (MDB_NOMETASYNC); concurrent callers' writes share one transaction (<see cref="WriteQueue{TWrite}"/>).
     /// Returns the operation's result (keys removed, or a failed precondition's index, or -1) and the commit's ticket
     /// for <see cref="GroupSync.WaitUntilSynced"/> (0 when nothing was committed).
     /// </summary>
@@ -104,11 +105,6 @@ internal sealed partial class LmdbEnvironment
         finally
         {
             _queue.Finish(leader, grouped ? _group : null, failure);
-        }
-
-        if (!grouped && failure is not null)
-        {
-            leader.Failure = System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(failure);
         }
     }
 

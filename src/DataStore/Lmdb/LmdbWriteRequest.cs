@@ -1,9 +1,9 @@
-using System.Runtime.ExceptionServices;
+using DataStore.Writes;
 
 namespace DataStore.Lmdb;
 
 /// <summary>
-/// One caller's write waiting in <see cref="LmdbWriteQueue"/>: what to write, and once a leader ran it, its result,
+/// One caller's write waiting in the environment's <see cref="WriteQueue{TWrite}"/>: what to write, and once a leader ran it, its result,
 /// the commit's sync ticket or the exception it ended with.
 /// </summary>
 /// <remarks>
@@ -11,7 +11,7 @@ namespace DataStore.Lmdb;
 /// nothing is copied. One request per thread is reused (<see cref="ForThisThread"/>): a thread waits for its request
 /// to finish before it can start another.
 /// </remarks>
-internal sealed unsafe class LmdbWriteRequest
+internal sealed unsafe class LmdbWriteRequest : QueuedWrite
 {
     [ThreadStatic]
     private static LmdbWriteRequest? s_current;
@@ -37,18 +37,13 @@ internal sealed unsafe class LmdbWriteRequest
     /// <summary>The commit's ticket for the group sync; 0 when the request wrote nothing.</summary>
     public long Ticket { get; set; }
 
-    /// <summary>Set once a leader has taken the request into its transaction: from then on it cannot time out.</summary>
-    public bool Taken { get; set; }
-
-    /// <summary>Set (under the queue's lock) once the request has its result or its exception.</summary>
-    public bool Done { get; set; }
-
-    public ExceptionDispatchInfo? Failure { get; set; }
+    public override TimeSpan Timeout => Errors.Timeout;
 
     /// <summary>The calling thread's request, filled in; the pointers must stay pinned until the request is done.</summary>
     public static LmdbWriteRequest ForThisThread(LmdbErrors errors, LmdbWriteKind kind, byte* first, int firstLength, byte* second, int secondLength, WriteBatch? batch)
     {
         var request = s_current ??= new LmdbWriteRequest();
+        request.Reset();
         request.Errors = errors;
         request.Kind = kind;
         request._first = first;
@@ -58,9 +53,6 @@ internal sealed unsafe class LmdbWriteRequest
         request.Batch = batch;
         request.Result = -1;
         request.Ticket = 0;
-        request.Taken = false;
-        request.Done = false;
-        request.Failure = null;
         return request;
     }
 
@@ -73,8 +65,10 @@ internal sealed unsafe class LmdbWriteRequest
         Failure = null;
     }
 
+    public override Exception TimedOut() => Errors.TimedOut();
+
     /// <summary>The bytes the write adds at most, for growing a full map.</summary>
-    public long SizeHint()
+    public override long SizeHint()
     {
         if (Kind != LmdbWriteKind.Batch)
         {

@@ -10,6 +10,12 @@ internal sealed class SqliteErrors(string directory, TimeSpan timeout)
 
     public string Directory => directory;
 
+    /// <summary>How long a write waits for the writer, in this process and across processes.</summary>
+    public TimeSpan Timeout => timeout;
+
+    /// <summary>The error of a write that waited for the writer past <see cref="Timeout"/>.</summary>
+    public StoreTimeoutException TimedOut() => new(directory, StoreBackend.Sqlite, timeout);
+
     /// <summary>Throws unless <paramref name="rc"/> is OK, ROW or DONE.</summary>
     public void Check(int rc, sqlite3 db, string operation)
     {

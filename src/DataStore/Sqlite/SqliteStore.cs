@@ -24,6 +24,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
     private readonly Durability _durability;
     private readonly TimeSpan _timeout;
     private readonly SqliteWriter _writer;
+    private readonly SqliteWriteCombiner _writes;
     private readonly SqliteSessionPool _readers;
     private readonly SqlitePointReads _pointReads;
     private readonly WalFileSync _walSync;
@@ -39,6 +40,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
         _timeout = options.Timeout;
         _writeLock = new StoreWriterLock(this, options.Timeout);
         _writer = writer;
+        _writes = new SqliteWriteCombiner(writer, _writeLock, Committed);
         _logger = logger;
         _readers = new SqliteSessionPool(() => SqliteSession.Open(file, writer.Errors, options.Timeout, writer.Checksums));
         _pointReads = new SqlitePointReads(_writeLock, writer, _readers);
@@ -65,15 +67,12 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
         return new SqliteStore(directory, file, durability, options, writer, logger);
     }
 
+    /// <summary>The writer's queue of concurrent callers (for tests).</summary>
+    internal SqliteWriteCombiner Writes => _writes;
+
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
-        long ticket;
-        using (_writeLock.Enter())
-        {
-            _writer.Run(SqliteStatement.Put, key, value, "Put");
-            ticket = Committed();
-        }
-
+        _writes.Write(_writer.Errors, SqliteWriteKind.Put, key, value, null, out var ticket);
         AfterCommit(ticket);
     }
 
@@ -113,26 +112,13 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
     {
-        long ticket;
-        using (_writeLock.Enter())
-        {
-            _writer.Run(SqliteStatement.Delete, key, default, "Delete");
-            ticket = Committed();
-        }
-
+        _writes.Write(_writer.Errors, SqliteWriteKind.Delete, key, default, null, out var ticket);
         AfterCommit(ticket);
     }
 
     protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
     {
-        long ticket;
-        long removed;
-        using (_writeLock.Enter())
-        {
-            removed = _writer.DeleteRange(start, end);
-            ticket = Committed();
-        }
-
+        var removed = _writes.Write(_writer.Errors, SqliteWriteKind.DeleteRange, start, end, null, out var ticket);
         AfterCommit(ticket);
         return removed;
     }
@@ -142,16 +128,10 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
 
     protected override int WriteCore(WriteBatch batch)
     {
-        long ticket;
-        using (_writeLock.Enter())
+        var failed = (int)_writes.Write(_writer.Errors, SqliteWriteKind.Batch, default, default, batch, out var ticket);
+        if (failed >= 0)
         {
-            var failed = _writer.Write(batch);
-            if (failed >= 0)
-            {
-                return failed;
-            }
-
-            ticket = Committed();
+            return failed;
         }
 
         AfterCommit(ticket);

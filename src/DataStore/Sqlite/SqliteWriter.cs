@@ -7,13 +7,14 @@ namespace DataStore.Sqlite;
 
 /// <summary>
 /// The statements that change the store, run on the one writer connection. Not thread-safe: the store calls it
-/// under its write lock. Single operations autocommit; a batch runs in <c>BEGIN IMMEDIATE … COMMIT</c> with its
-/// preconditions read inside the same transaction. With the change feed on, every write is a transaction that also inserts
-/// its change-log record (<see cref="SqliteChangeLog"/>).
+/// under its write lock. Every commit is a <c>BEGIN IMMEDIATE … COMMIT</c> of one or more callers' writes
+/// (<see cref="SqliteWriteCombiner"/>), a batch's preconditions read inside the same transaction. With the change feed
+/// on, each caller's write also inserts its change-log record (<see cref="SqliteChangeLog"/>).
 /// </summary>
-internal sealed class SqliteWriter(SqliteSession session) : IDisposable
+internal sealed partial class SqliteWriter(SqliteSession session) : IDisposable
 {
     private readonly ChangeRecord _record = new();
+    private int[] _order = [];
     private SqliteChangeLog? _log;
 
     /// <summary>
@@ -59,51 +60,8 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
     /// <summary>From now on, logs every commit to the change log this returns (called once, before the first write).</summary>
     public SqliteChangeLog StartChangeLog(Func<SqliteSession> openReader) => _log = SqliteChangeLog.Open(session, openReader);
 
-    /// <summary>Runs a Put (key, value) or Delete (key) statement, as one commit with its change-log record when the feed is on.</summary>
-    public void Run(SqliteStatement which, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, string operation)
-    {
-        if (_log is null)
-        {
-            RunOne(which, key, value, operation);
-            return;
-        }
-
-        session.Run(SqliteStatement.BeginImmediate, "beginning a logged write");
-        try
-        {
-            RunOne(which, key, value, operation);
-            _log.Append(_record.Clear().Add(which == SqliteStatement.Put ? KeyChangeKind.Put : KeyChangeKind.Delete, key).Bytes);
-            session.Run(SqliteStatement.Commit, "committing a logged write");
-        }
-        catch
-        {
-            RollBackIfOpen();
-            throw;
-        }
-    }
-
-    /// <summary>Deletes [start, end) (an empty end is open) and returns how many keys went, as one commit with its change-log record when the feed is on.</summary>
-    public long DeleteRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
-    {
-        if (_log is null)
-        {
-            return DeleteRangeOne(start, end);
-        }
-
-        session.Run(SqliteStatement.BeginImmediate, "beginning a logged write");
-        try
-        {
-            var removed = DeleteRangeOne(start, end);
-            _log.Append(_record.Clear().Add(KeyChangeKind.DeleteRange, start, end).Bytes);
-            session.Run(SqliteStatement.Commit, "committing a logged write");
-            return removed;
-        }
-        catch
-        {
-            RollBackIfOpen();
-            throw;
-        }
-    }
+    /// <summary>Begins a write transaction (<c>BEGIN IMMEDIATE</c>), waiting for other processes' writers up to the busy timeout.</summary>
+    public void Begin() => session.Run(SqliteStatement.BeginImmediate, "beginning a write");
 
     private void RunOne(SqliteStatement which, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, string operation)
     {
@@ -132,35 +90,6 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
 
         session.Run(statement, "DeleteRange");
         return raw.sqlite3_changes(session.Db);
-    }
-
-    /// <summary>Commits the batch atomically; returns -1, or the index of the first failed precondition after rolling back.</summary>
-    public int Write(WriteBatch batch)
-    {
-        session.Run(SqliteStatement.BeginImmediate, "beginning a batch");
-        try
-        {
-            var failed = FirstFailedPrecondition(batch);
-            if (failed >= 0)
-            {
-                session.Run(SqliteStatement.Rollback, "rolling back a batch");
-                return failed;
-            }
-
-            for (var i = 0; i < batch.OperationCount; i++)
-            {
-                Apply(batch, batch.Operation(i));
-            }
-
-            _log?.Append(_record.Clear().Add(batch).Bytes);
-            session.Run(SqliteStatement.Commit, "committing a batch");
-            return -1;
-        }
-        catch
-        {
-            RollBackIfOpen();
-            throw;
-        }
     }
 
     /// <summary>Rebuilds the database without free pages and truncates the WAL.</summary>
@@ -213,6 +142,25 @@ internal sealed class SqliteWriter(SqliteSession session) : IDisposable
             {
                 return i;
             }
+        }
+
+        return -1;
+    }
+
+    // Inside an open transaction: checks the batch's preconditions and, when they hold, applies its operations (puts and
+    // deletes in key order, BatchKeyOrder); returns -1, or the index of the first failed precondition (nothing applied).
+    private int ApplyBatch(WriteBatch batch)
+    {
+        var failed = FirstFailedPrecondition(batch);
+        if (failed >= 0)
+        {
+            return failed;
+        }
+
+        var sorted = BatchKeyOrder.TrySort(batch, ref _order);
+        for (var i = 0; i < batch.OperationCount; i++)
+        {
+            Apply(batch, batch.Operation(sorted ? _order[i] : i));
         }
 
         return -1;

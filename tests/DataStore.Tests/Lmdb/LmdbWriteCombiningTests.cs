@@ -1,5 +1,6 @@
 using DataStore.Lmdb;
 using DataStore.Tests.Conformance;
+using DataStore.Tests.Writes;
 
 namespace DataStore.Tests.Lmdb;
 
@@ -10,7 +11,7 @@ namespace DataStore.Tests.Lmdb;
 /// </summary>
 public sealed class LmdbWriteCombiningTests : IDisposable
 {
-    private static readonly TimeSpan Wait = TimeSpan.FromSeconds(30);
+    private static readonly TimeSpan Wait = QueuedWriters.Wait;
 
     private readonly TemporaryDirectory _directory = new();
 
@@ -89,35 +90,8 @@ public sealed class LmdbWriteCombiningTests : IDisposable
 
     public void Dispose() => _directory.Dispose();
 
-    // Starts each write on its own thread while a child process holds the writer lock, waits until all of them
-    // queue, lets the child release the lock, and returns how many combined commits that made.
-    private async Task<long> RunQueuedBehindAnotherProcess(LmdbStore store, params Action[] writes)
-    {
-        var before = store.Environment.CombinedCommits;
-        using var holder = ChildProcess.Start(["hold-lmdb-write-lock", StorePath, "Lmdb", "-", "3000"]);
-        holder.WaitForLine(l => l == "LOCKED", Wait);
-        var tasks = new List<Task>();
-        foreach (var write in writes)
-        {
-            tasks.Add(Task.Run(write, TestContext.Current.CancellationToken));
-            await WaitForPending(store, tasks.Count);
-        }
-
-        Assert.False(tasks.Exists(t => t.IsCompleted), "a write finished while another process held the writer lock");
-        await Task.WhenAll(tasks).WaitAsync(Wait, TestContext.Current.CancellationToken);
-        Assert.Equal(0, holder.WaitForExit(Wait));
-        return store.Environment.CombinedCommits - before;
-    }
-
-    private static async Task WaitForPending(LmdbStore store, int count)
-    {
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        while (store.Environment.PendingWrites < count)
-        {
-            Assert.True(clock.Elapsed < Wait, $"{count} writes did not queue");
-            await Task.Delay(5, TestContext.Current.CancellationToken);
-        }
-    }
+    private Task<long> RunQueuedBehindAnotherProcess(LmdbStore store, params Action[] writes) => QueuedWriters.RunBehindAnotherProcess(
+        ["hold-lmdb-write-lock", StorePath, "Lmdb", "-", "3000"], () => store.Environment.CombinedCommits, () => store.Environment.PendingWrites, writes);
 
     // A pair whose stored value lacks its checksum, written through LMDB directly: reading it is a damage error.
     private static void WriteDamagedPair(LmdbStore store, ReadOnlySpan<byte> key) => LmdbTestStores.PutRaw(store, store.Environment.Dbi, key, "zz"u8);
