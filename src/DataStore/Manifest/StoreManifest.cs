@@ -15,13 +15,19 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
     public const string FileName = "datastore.json";
 
     /// <summary>
-    /// The newest format version this build opens: 3, a store whose commits are logged for the change feed (ADR 0020), which an
-    /// older DataStore must refuse rather than write to without logging; 2, pairs carry checksums; 1 still opens.
+    /// The format version of a store whose commits are logged for the change feed (ADR 0020), which an older DataStore must
+    /// refuse rather than write to without logging; 2, pairs carry checksums; 1 still opens. Sqlite stores are version 4.
     /// </summary>
     public const int CurrentFormatVersion = 3;
 
     /// <summary>The format version of a new store with the change feed off, so DataStore versions before the feed open it too.</summary>
     public const int WithoutChangeFeedFormatVersion = 2;
+
+    /// <summary>
+    /// The format version of every new Sqlite store: its pages carry checksums (ADR 0023), which a DataStore before them would
+    /// not keep up to date when it writes, so it must refuse the store. The newest version this build opens.
+    /// </summary>
+    public const int SqlitePageChecksumsFormatVersion = 4;
 
     /// <summary>True when <paramref name="directory"/> holds a manifest, that is, a store.</summary>
     public static bool Exists(string directory) => File.Exists(System.IO.Path.Combine(directory, FileName));
@@ -43,7 +49,8 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
             }
 
             var feed = options.ChangeFeed == true ? new ChangeFeedSettings(options.ChangeFeedRetention) : null;
-            TryCreate(path, new StoreManifest(requested, feed is null ? WithoutChangeFeedFormatVersion : CurrentFormatVersion,
+            var version = requested == StoreBackend.Sqlite ? SqlitePageChecksumsFormatVersion : feed is null ? WithoutChangeFeedFormatVersion : CurrentFormatVersion;
+            TryCreate(path, new StoreManifest(requested, version,
                 options.Durability ?? Durability.Relaxed, Checksums: true, feed));
         }
 
@@ -54,10 +61,10 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
 
     private void ThrowIfIncompatible(string directory, StoreBackend? requested)
     {
-        if (FormatVersion > CurrentFormatVersion)
+        if (FormatVersion > SqlitePageChecksumsFormatVersion)
         {
             throw new StoreFormatException(StoreFailure.NewerFormat, directory, Backend,
-                $"the store has format version {FormatVersion}, newer than version {CurrentFormatVersion} that this DataStore reads. Update DataStore.");
+                $"the store has format version {FormatVersion}, newer than version {SqlitePageChecksumsFormatVersion} that this DataStore reads. Update DataStore.");
         }
 
         if (requested is { } backend && backend != Backend)

@@ -43,7 +43,8 @@ internal static class SqliteBackup
 
     private static sqlite3 OpenTarget(string file, SqliteErrors errors)
     {
-        var rc = raw.sqlite3_open_v2(file, out var target, raw.SQLITE_OPEN_READWRITE | raw.SQLITE_OPEN_CREATE | raw.SQLITE_OPEN_NOMUTEX, null);
+        // Through the page-checksum VFS, so the copy's pages get checksums as they are written (those from the WAL have none yet).
+        var rc = raw.sqlite3_open_v2(file, out var target, raw.SQLITE_OPEN_READWRITE | raw.SQLITE_OPEN_CREATE | raw.SQLITE_OPEN_NOMUTEX, SqliteSession.PageVfs(errors));
         if (rc != raw.SQLITE_OK)
         {
             var error = errors.Translate(rc, target, $"creating the backup file {file}");

@@ -34,6 +34,20 @@ internal sealed class SqliteErrors(string directory, TimeSpan timeout)
             ? raw.sqlite3_errstr(rc).utf8_to_string()
             : raw.sqlite3_errmsg(db).utf8_to_string();
         var detail = $"{operation} failed: {message} (SQLite code {rc})";
+        if (rc is Pages.SqlitePageFault.ChecksumMismatch or Pages.SqlitePageFault.IoError && Pages.SqlitePageFault.Take() is var (page, exception))
+        {
+            if (rc == Pages.SqlitePageFault.ChecksumMismatch)
+            {
+                return new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.Sqlite,
+                    $"{detail}. {(page > 0 ? $"Page {page}" : "A page")} of the database file '{Path.Combine(directory, SqliteStore.DatabaseFile)}' does not match its checksum: the file is damaged. Restore the store from a backup.");
+            }
+
+            if (exception is not null)
+            {
+                return new DataStoreException(StoreFailure.Engine, directory, StoreBackend.Sqlite, $"{detail}: the page-checksum VFS failed ({exception.Message}).", exception);
+            }
+        }
+
         if ((rc & 0xFF) is raw.SQLITE_IOERR or raw.SQLITE_FULL or raw.SQLITE_CANTOPEN && db is not null &&
             ResourceErrors.FromErrno(SqliteSystemError.Of(db)) is var (cause, words))
         {

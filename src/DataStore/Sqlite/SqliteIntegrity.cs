@@ -7,6 +7,9 @@ internal static class SqliteIntegrity
 {
     private const int MaxProblems = 100;
 
+    // How the check reports a page the page-checksum VFS refused ("unable to get the page. error code=8202").
+    private static readonly string ChecksumError = $"error code={Pages.SqlitePageFault.ChecksumMismatch}";
+
     public static IReadOnlyList<string> Check(string file, SqliteErrors errors, TimeSpan timeout, CancellationToken cancellationToken)
     {
         using var session = SqliteSession.Open(file, errors, timeout);
@@ -26,7 +29,9 @@ internal static class SqliteIntegrity
                     {
                         if (line != "ok" && !line.StartsWith("***", StringComparison.Ordinal))
                         {
-                            problems.Add($"SQLite integrity check: {line}.");
+                            problems.Add(line.Contains(ChecksumError, StringComparison.Ordinal)
+                                ? $"SQLite integrity check: {line}: a page of the database file '{file}' does not match its checksum (the file is damaged)."
+                                : $"SQLite integrity check: {line}.");
                         }
                     }
 
@@ -39,9 +44,11 @@ internal static class SqliteIntegrity
                 }
 
                 cancellationToken.ThrowIfCancellationRequested();
-                if ((rc & 0xFF) is raw.SQLITE_CORRUPT or raw.SQLITE_NOTADB)
+                if ((rc & 0xFF) is raw.SQLITE_CORRUPT or raw.SQLITE_NOTADB || rc == Pages.SqlitePageFault.ChecksumMismatch)
                 {
-                    problems.Add($"SQLite integrity check stopped: {raw.sqlite3_errmsg(session.Db).utf8_to_string()} (SQLite code {rc}).");
+                    problems.Add(rc == Pages.SqlitePageFault.ChecksumMismatch
+                        ? $"SQLite integrity check stopped: {errors.Translate(rc, session.Db, "reading a page").Message}"
+                        : $"SQLite integrity check stopped: {raw.sqlite3_errmsg(session.Db).utf8_to_string()} (SQLite code {rc}).");
                     break;
                 }
 
@@ -49,6 +56,7 @@ internal static class SqliteIntegrity
             }
         }
 
+        Pages.SqlitePageFault.Take(); // what the check met is in the report, not left for the next error on this thread
         return problems;
     }
 }

@@ -32,7 +32,7 @@ internal sealed class SqliteSession : IDisposable
     /// <summary>Opens a connection to <paramref name="file"/> with the store's per-connection settings.</summary>
     public static SqliteSession Open(string file, SqliteErrors errors, TimeSpan timeout, bool checksums = false)
     {
-        var rc = raw.sqlite3_open_v2(file, out var db, OpenFlags, null);
+        var rc = raw.sqlite3_open_v2(file, out var db, OpenFlags, PageVfs(errors));
         if (rc != raw.SQLITE_OK)
         {
             var error = errors.Translate(rc, db, "opening the database");
@@ -57,6 +57,19 @@ internal sealed class SqliteSession : IDisposable
         {
             session.Dispose();
             throw;
+        }
+    }
+
+    /// <summary>The page-checksum VFS every store connection opens through (ADR 0023), registered on first use.</summary>
+    internal static string PageVfs(SqliteErrors errors)
+    {
+        try
+        {
+            return Pages.SqlitePageVfs.Register();
+        }
+        catch (Exception e) when (e is InvalidOperationException or DllNotFoundException or EntryPointNotFoundException)
+        {
+            throw new DataStoreException(StoreFailure.Engine, errors.Directory, StoreBackend.Sqlite, $"the page-checksum VFS could not be set up: {e.Message}", e);
         }
     }
 

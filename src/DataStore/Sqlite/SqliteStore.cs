@@ -63,7 +63,9 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
     {
         var file = System.IO.Path.Combine(directory, DatabaseFile);
         Files.SqliteTruncationCheck.Run(directory, file);
-        var writer = SqliteWriter.Open(file, new SqliteErrors(directory, options.Timeout), options.Timeout, checksums);
+        var errors = new SqliteErrors(directory, options.Timeout);
+        Pages.SqlitePageFormat.Prepare(directory, file, errors, options.Timeout);
+        var writer = SqliteWriter.Open(file, errors, options.Timeout, checksums);
         return new SqliteStore(directory, file, durability, options, writer, logger);
     }
 

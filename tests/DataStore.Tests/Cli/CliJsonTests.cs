@@ -39,7 +39,7 @@ public sealed class CliJsonTests : IDisposable
         var info = Parse(DatastoreTool.RunOk(_directory.Path, "info", "--store", Store, "--json")).Single();
         Assert.Equal(backend.ToString(), info.GetProperty("backend").GetString());
         Assert.Equal(Store, info.GetProperty("path").GetString());
-        Assert.Equal(2, info.GetProperty("formatVersion").GetInt32());
+        Assert.Equal(backend == StoreBackend.Sqlite ? 4 : 2, info.GetProperty("formatVersion").GetInt32()); // 4: Sqlite page checksums (ADR 0023)
         Assert.Equal(3, info.GetProperty("keys").GetInt64());
         Assert.True(info.GetProperty("sizeOnDisk").GetInt64() > 0);
         Assert.Contains("Persistent", info.GetProperty("capabilities").EnumerateArray().Select(c => c.GetString()));

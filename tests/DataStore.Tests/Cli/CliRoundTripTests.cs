@@ -82,7 +82,7 @@ public sealed class CliRoundTripTests : IDisposable
         Assert.All(lines, l => Assert.DoesNotMatch(@"[\u2500-\u257f\u001b]", l));
         string Row(string name) => lines.Single(l => l.StartsWith($"{name}: ", StringComparison.Ordinal));
         Assert.Equal($"backend: {backend}", Row("backend"));
-        Assert.Equal("format version: 2", Row("format version"));
+        Assert.Equal($"format version: {(backend == StoreBackend.Sqlite ? 4 : 2)}", Row("format version")); // 4: Sqlite page checksums (ADR 0023)
         Assert.Equal("keys: 3", Row("keys"));
         Assert.Equal($"path: {Store}", Row("path"));
         Assert.Matches(@"^size on disk: [1-9][0-9]* bytes", Row("size on disk"));

@@ -107,7 +107,7 @@ public abstract class ErrorsContract : StoreContract
         RequireCapability(StoreCapabilities.SelfDescribing, "10: a newer format version");
         Open().Dispose();
         var manifest = Path.Combine(StorePath, "datastore.json");
-        File.WriteAllText(manifest, File.ReadAllText(manifest).Replace("\"formatVersion\": 2", "\"formatVersion\": 99"));
+        File.WriteAllText(manifest, System.Text.RegularExpressions.Regex.Replace(File.ReadAllText(manifest), "\"formatVersion\": [0-9]+", "\"formatVersion\": 99"));
 
         var error = Assert.Throws<StoreFormatException>(() => KeyValueStore.Open(Options()));
         Assert.Equal(StoreFailure.NewerFormat, error.Cause);

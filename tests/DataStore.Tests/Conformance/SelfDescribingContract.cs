@@ -15,7 +15,7 @@ public abstract class SelfDescribingContract : StoreContract
 
         using var manifest = JsonDocument.Parse(File.ReadAllText(Path.Combine(StorePath, "datastore.json")));
         Assert.Equal(Backend.ToString(), manifest.RootElement.GetProperty("backend").GetString());
-        Assert.Equal(2, manifest.RootElement.GetProperty("formatVersion").GetInt32());
+        Assert.Equal(Backend == StoreBackend.Sqlite ? 4 : 2, manifest.RootElement.GetProperty("formatVersion").GetInt32()); // 4: Sqlite page checksums (ADR 0023)
         Assert.Equal("Durable", manifest.RootElement.GetProperty("durability").GetString());
         Assert.True(manifest.RootElement.GetProperty("checksums").GetBoolean()); // ADR 0014: new stores check every pair
 

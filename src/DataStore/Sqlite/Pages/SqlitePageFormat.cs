@@ -1,0 +1,86 @@
+using System.Runtime.InteropServices;
+using System.Text.Json;
+using DataStore.Manifest;
+
+namespace DataStore.Sqlite.Pages;
+
+/// <summary>
+/// Which Sqlite stores keep page checksums (ADR 0023): those whose manifest has format version
+/// <see cref="StoreManifest.SqlitePageChecksumsFormatVersion"/> or later, every Sqlite store created since. Before the
+/// writer opens such a store, a new database file is created with 8 reserved bytes per page (they can only be set
+/// before the first page exists), and an existing one must reserve them: a header that does not is damage.
+/// </summary>
+internal static unsafe partial class SqlitePageFormat
+{
+    private const int ReserveBytesControl = 38; // SQLITE_FCNTL_RESERVE_BYTES
+    private const int HeaderSize = 100;
+
+    /// <summary>Creates the database with checksummed pages, or checks that it has them, when the manifest asks for them.</summary>
+    /// <exception cref="StoreFormatException">The manifest asks for page checksums and the database's header has no room for them.</exception>
+    public static void Prepare(string directory, string file, SqliteErrors errors, TimeSpan timeout)
+    {
+        if (!Required(directory))
+        {
+            return;
+        }
+
+        if (ReadHeader(file) is { } header)
+        {
+            if (header[..16].SequenceEqual("SQLite format 3\0"u8) && header[20] != PageChecksum.Size)
+            {
+                throw new StoreFormatException(StoreFailure.Corrupt, directory, StoreBackend.Sqlite,
+                    $"its database file '{file}' is damaged: its header reserves {header[20]} bytes per page, but this store's pages carry an " +
+                    $"{PageChecksum.Size}-byte checksum (format version {StoreManifest.SqlitePageChecksumsFormatVersion}). Restore the store from a backup.");
+            }
+
+            return; // not a database at all: SQLite's own open says so
+        }
+
+        using var session = SqliteSession.Open(file, errors, timeout);
+        var reserve = PageChecksum.Size;
+        var rc = FileControl(session.Db.DangerousGetHandle(), "main\0"u8, ReserveBytesControl, &reserve);
+        errors.Check(rc, session.Db, "reserving page checksum bytes");
+        // Writes the first page (header included) now, with the reserved bytes; a database another process created first keeps its own.
+        session.Execute("PRAGMA journal_mode=WAL; PRAGMA user_version=0", "creating the database with page checksums");
+    }
+
+    /// <summary>True when the store's manifest has a format version whose Sqlite databases keep page checksums.</summary>
+    public static bool Required(string directory)
+    {
+        var path = Path.Combine(directory, StoreManifest.FileName);
+        try
+        {
+            var manifest = JsonSerializer.Deserialize(File.ReadAllBytes(path), ManifestJson.Default.StoreManifest);
+            return manifest is { FormatVersion: >= StoreManifest.SqlitePageChecksumsFormatVersion };
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or JsonException)
+        {
+            return false; // the store's open read the manifest a moment ago and reports such a manifest itself
+        }
+    }
+
+    // The first 100 bytes of the database file, or null when it is missing or shorter (a store being created).
+    private static byte[]? ReadHeader(string file)
+    {
+        if (!File.Exists(file))
+        {
+            return null;
+        }
+
+        using var handle = File.OpenHandle(file, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        var header = new byte[HeaderSize];
+        return RandomAccess.Read(handle, header, 0) == HeaderSize ? header : null;
+    }
+
+    private static int FileControl(IntPtr db, ReadOnlySpan<byte> name, int op, void* argument)
+    {
+        fixed (byte* zName = name)
+        {
+            return FileControl(db, zName, op, argument);
+        }
+    }
+
+    [LibraryImport("e_sqlite3", EntryPoint = "sqlite3_file_control")]
+    [UnmanagedCallConv(CallConvs = [typeof(System.Runtime.CompilerServices.CallConvCdecl)])]
+    private static partial int FileControl(IntPtr db, byte* name, int op, void* argument);
+}
