@@ -90,6 +90,43 @@ public abstract class ChangeFeedConfigContract : StoreContract
         Assert.Throws<ArgumentException>(() => StoreConfiguration.ConfigureChangeFeed(StorePath, enabled: false, retention: 3));
     }
 
+    /// <remarks>Two rounds in CI; the soak is <c>DATASTORE_CONFIG_KILL_ROUNDS=50</c> (<c>DATASTORE_CONFIG_KILL_SEED=n</c> replays a run).</remarks>
+    [Fact]
+    public void A_config_process_killed_with_kill_9_at_a_random_moment_leaves_a_store_that_opens_with_the_old_or_the_new_setting()
+    {
+        RequireFeed();
+        var rounds = int.Parse(Environment.GetEnvironmentVariable("DATASTORE_CONFIG_KILL_ROUNDS") ?? "2", System.Globalization.CultureInfo.InvariantCulture);
+        var seed = int.TryParse(Environment.GetEnvironmentVariable("DATASTORE_CONFIG_KILL_SEED"), out var given) ? given : Random.Shared.Next();
+        var random = new Random(seed);
+        Open(o => o.ChangeFeed = true).Dispose();
+        for (var round = 1; round <= rounds; round++)
+        {
+            var context = $"seed {seed}, round {round}";
+            var before = StoreConfiguration.ReadChangeFeed(StorePath).Enabled;
+            using (var config = ChildProcess.Start(Args("config-feed", before ? "off" : "on")))
+            {
+                config.WaitForLine(line => line == "CONFIGURING", Patience);
+                Thread.Sleep(random.Next(150));
+                config.KillHard();
+            }
+
+            var after = StoreConfiguration.ReadChangeFeed(StorePath).Enabled;
+            var store = Open();
+            store.Put(Encoding.UTF8.GetBytes($"w/round{round}"), [1]);
+            if (after)
+            {
+                Assert.True(store.ChangeSequence() > 0, $"{context}: the feed is on ({(before ? "before" : "after")} the kill), but the write has no record");
+            }
+            else
+            {
+                Assert.Throws<InvalidOperationException>(() => store.Watch("w/"u8, cancellationToken: TestContext.Current.CancellationToken));
+            }
+
+            Assert.Equal([1], store.Get(Encoding.UTF8.GetBytes($"w/round{round}")));
+            store.Dispose();
+        }
+    }
+
     /// <summary>The change asked for fails, naming the other process, and changes nothing, while a child has the store open.</summary>
     private void AssertRefusedWhileHeld(bool enabled)
     {
