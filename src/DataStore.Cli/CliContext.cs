@@ -41,6 +41,13 @@ internal sealed class CliContext(ParseResult parse, GlobalOptions options, IRead
         return KeyValueStore.Open(resolved);
     }
 
+    /// <summary>The options naming an existing store, without opening it (config changes a store no process may have open).</summary>
+    public DataStoreOptions ExistingStoreOptions() =>
+        StoreLocator.Resolve(Parse.GetValue(options.Store), Parse.GetValue(options.Backend), Parse.GetValue(options.Config), mayCreate: false);
+
+    /// <summary><c>--timeout</c>, when given.</summary>
+    public TimeSpan? Timeout => Parse.GetValue(options.Timeout) is { } seconds ? TimeSpan.FromSeconds(seconds) : null;
+
     /// <summary>The options for a new store (import): <c>--store</c> and <c>--backend</c> (or configuration) must name it, and nothing may be there yet.</summary>
     public DataStoreOptions NewStoreOptions()
     {

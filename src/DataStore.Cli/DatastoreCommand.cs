@@ -24,7 +24,7 @@ internal static class DatastoreCommand
             GetCommand.Create(), PutCommand.Create(), HasCommand.Create(), DeleteCommand.Create(),
             ScanCommand.Create(), CountCommand.Create(), InfoCommand.Create(),
             ExportCommand.Create(), ImportCommand.Create(), MigrateCommand.Create(), BackupCommand.Create(),
-            VerifyCommand.Create(), CompactCommand.Create(), WatchCommand.Create(), PackCommand.Create(),
+            VerifyCommand.Create(), CompactCommand.Create(), WatchCommand.Create(), PackCommand.Create(), ConfigCommand.Create(),
         })
         {
             command.Command.SetAction((parse, _) => errors.RunAsync(parse, async () =>

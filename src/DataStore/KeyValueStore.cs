@@ -61,6 +61,41 @@ public static class KeyValueStore
             throw Unavailable(directory, requested, BackendCatalog.WhyUnavailable(requested));
         }
 
+        var openLock = StoreFiles.Guard(directory, requested, () => StoreOpenLock.Share(CreatedFor(directory, options), requested, options.Timeout));
+        try
+        {
+            var store = OpenUnderLock(directory, requested, options, logger);
+            if (store is KeyValueStoreBase held)
+            {
+                held.OpenLock = openLock; // released by Dispose, after the engine
+            }
+            else
+            {
+                openLock?.Dispose();
+            }
+
+            return store;
+        }
+        catch
+        {
+            openLock?.Dispose();
+            throw;
+        }
+    }
+
+    // The open lock is taken in the directory a new store will have, so a maintenance step never runs beside its creation.
+    private static string CreatedFor(string directory, DataStoreOptions options)
+    {
+        if (options.CreateIfMissing && !StoreManifest.Exists(directory))
+        {
+            Directory.CreateDirectory(directory);
+        }
+
+        return directory;
+    }
+
+    private static IKeyValueStore OpenUnderLock(string directory, StoreBackend requested, DataStoreOptions options, ILogger logger)
+    {
         using var identity = StoreFiles.Guard(directory, requested, () => StoreIdentity.Establish(directory, options));
         var manifest = identity.Manifest;
         var durability = options.Durability ?? manifest.Durability;

@@ -207,8 +207,12 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
         }
 
         Dispose(true);
+        OpenLock?.Dispose();
         GC.SuppressFinalize(this);
     }
+
+    /// <summary>The store's open lock (ADR 0020), held from before the manifest was read until the backend is released.</summary>
+    internal IDisposable? OpenLock { get; set; }
 
     /// <summary>Releases the backend's resources; called once, after every call in flight has returned.</summary>
     protected abstract void Dispose(bool disposing);

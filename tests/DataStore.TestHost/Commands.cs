@@ -69,6 +69,11 @@ internal static class Commands
                 : ResourceFaultCommands.OpenUntilFault(args[1], Enum.Parse<StoreBackend>(args[2]), int.Parse(rest[0]));
         }
 
+        if (args[0] == "config-feed")
+        {
+            return FeedConfigCommand.Run(args[1], rest[0]);
+        }
+
         if (args[0] == "damage-probe")
         {
             return DamageProbe.Run(options, int.Parse(rest[0]), int.Parse(rest[1]));

@@ -22,12 +22,17 @@ internal static class MigrateCommand
             Required = true,
             CustomParser = result => GlobalOptions.ParseBackend(result, "--to-backend"),
         };
+        var changeFeed = new Option<string?>("--change-feed")
+        {
+            Description = "Create the new store with the change feed on or off (on|off; default: off), as DataStoreOptions.ChangeFeed does.",
+            HelpName = "on|off",
+        };
         var command = new Command(
             "migrate",
             "Copy every pair of the store (--store, as for every command) into a new store at --to on --to-backend, then read the copy back and compare count and checksum; "
             + "the copy is removed when they differ.")
         {
-            to, toBackend,
+            to, toBackend, changeFeed,
         };
         return new(command, async (context, cancellationToken) =>
         {
@@ -40,6 +45,12 @@ internal static class MigrateCommand
                 Backend = context.Parse.GetValue(toBackend),
                 Durability = store.Durability,
                 CreateIfMissing = true,
+                ChangeFeed = context.Parse.GetValue(changeFeed) switch
+                {
+                    null or "off" => null,
+                    "on" => true,
+                    var other => throw CliException.Usage($"--change-feed takes on or off, not '{other}'."),
+                },
             };
             context.ApplyTimeout(destination);
             var clock = Stopwatch.StartNew();

@@ -9,4 +9,5 @@ namespace DataStore.Cli.Json;
 [JsonSerializable(typeof(InfoRecord))]
 [JsonSerializable(typeof(VerifyRecord))]
 [JsonSerializable(typeof(ChangeLine))]
+[JsonSerializable(typeof(ConfigRecord))]
 internal sealed partial class CliJsonContext : JsonSerializerContext;

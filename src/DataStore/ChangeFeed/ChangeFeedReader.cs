@@ -5,20 +5,21 @@ namespace DataStore.ChangeFeed;
 /// <summary>
 /// One subscription: reads the change log from a position, yields the commits that touch [start, end), and waits for the
 /// operating system's wake-up when it has caught up. A gap before the next record (pruned past the retention) or a log
-/// behind the position (a restored store) becomes one <see cref="StoreChangeKind.Resynchronize"/> event.
+/// behind the position (a restored store), or a position from before the feed was last turned on again (the commits made while it
+/// was off have no records), becomes one <see cref="StoreChangeKind.Resynchronize"/> event.
 /// </summary>
 internal static class ChangeFeedReader
 {
     private const int PageSize = 256;
 
     public static async IAsyncEnumerable<StoreChange> Read(
-        IChangeFeedStore store, string directory, StoreBackend backend, byte[] start, byte[] end, long? after, [EnumeratorCancellation] CancellationToken cancellationToken)
+        IChangeFeedStore store, string directory, StoreBackend backend, byte[] start, byte[] end, long? after, long resumedAfter, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         await Task.Yield(); // the first read runs on the thread pool, not inside the caller's MoveNextAsync
         using var wakeup = new ChangeWakeup(directory); // before the first read, so no commit slips between read and wait
         var latest = store.ReadChanges(long.MaxValue, 0).Latest;
         var position = after ?? latest;
-        if (position > latest)
+        if (position > latest || (after <= resumedAfter && resumedAfter > 0)) // a position from before the feed's time off missed its commits
         {
             yield return Resynchronize(latest);
             position = latest;

@@ -15,7 +15,8 @@ internal static class ChangeFeedStart
             if (options.ChangeFeed == true)
             {
                 throw new DataStoreException(StoreFailure.Unavailable, store.Path, store.Backend,
-                    "DataStoreOptions.ChangeFeed is on, but the store was created with the change feed off; its setting is the manifest's, so that every process agrees.");
+                    "DataStoreOptions.ChangeFeed is on, but the store has the change feed off; its setting is the manifest's, so that every process agrees. " +
+                    "Turn it on while no process has the store open: datastore config --change-feed on (StoreConfiguration.ConfigureChangeFeed).");
             }
 
             return;

@@ -23,6 +23,12 @@ internal sealed partial class LmdbEnvironment
     public uint FeedDbi { get; private set; }
 
     /// <summary>
+    /// True once a store of this process started the feed: commits are logged only then, not whenever the layout exists, since a
+    /// store whose feed was turned off keeps the layout (ADR 0020, <i>Turning the feed on or off</i>) and must write no records.
+    /// </summary>
+    public bool FeedLogging { get; private set; }
+
+    /// <summary>
     /// Gives the store the change feed's layout unless it has it: creates the two named databases in a write transaction
     /// behind the writer locks, when the main database is empty (a new store); another process may have done it first.
     /// </summary>
@@ -40,6 +46,7 @@ internal sealed partial class LmdbEnvironment
             ThrowIfClosed(errors);
             if (FeedDbi != 0)
             {
+                FeedLogging = true;
                 return;
             }
 
@@ -91,6 +98,7 @@ internal sealed partial class LmdbEnvironment
         errors.Check(LmdbNative.TxnCommit(txn), "creating the change feed's databases");
         Dbi = pairs;
         FeedDbi = feed;
+        FeedLogging = true;
     }
 
     // Inside a transaction: true with both handles when the store has the feed's layout; false when it has the layout

@@ -174,7 +174,7 @@ internal sealed partial class LmdbEnvironment
                     var request = group[i];
                     request.Result = Apply(writer, request, txn);
                     wrote |= Wrote(request);
-                    if (FeedDbi != 0 && request.Kind != LmdbWriteKind.PruneFeed && Wrote(request))
+                    if (FeedLogging && request.Kind != LmdbWriteKind.PruneFeed && Wrote(request))
                     {
                         // Each caller's commit gets its own record and sequence, in this transaction (ADR 0020).
                         ChangeFeed.Lmdb.LmdbChangeLog.Append(txn, FeedDbi, ChangeFeed.Lmdb.LmdbChangeLog.Describe(_record, request));

@@ -59,6 +59,15 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
         return manifest;
     }
 
+    /// <summary>Reads the manifest of an existing store, checking that this build reads its format.</summary>
+    /// <exception cref="DataStoreException">There is no store, or its manifest is damaged or newer.</exception>
+    public static StoreManifest ReadExisting(string directory) => OpenOrCreate(directory, new DataStoreOptions { Path = directory, CreateIfMissing = false });
+
+    /// <summary>Replaces the manifest of the store in <paramref name="directory"/>, power-safe: a crash leaves the old one or this one.</summary>
+    /// <remarks>Only with the store to itself (<see cref="StoreOpenLock"/> held exclusively): every process reads it once, when it opens.</remarks>
+    public void Replace(string directory) =>
+        Platform.SyncedFile.Replace(System.IO.Path.Combine(directory, FileName), JsonSerializer.SerializeToUtf8Bytes(this, ManifestJson.Default.StoreManifest));
+
     private void ThrowIfIncompatible(string directory, StoreBackend? requested)
     {
         if (FormatVersion > SqlitePageChecksumsFormatVersion)

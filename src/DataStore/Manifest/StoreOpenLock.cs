@@ -1,0 +1,113 @@
+using DataStore.Platform;
+
+namespace DataStore.Manifest;
+
+/// <summary>
+/// The store's open lock (ADR 0020, <i>The open lock</i>): every process holds it shared, on the file <c>datastore.open</c> in the
+/// store directory, from before it reads the manifest until its store is disposed; a maintenance step that needs the store to
+/// itself (turning the change feed on or off) takes it exclusively, without waiting long. The operating system drops it when
+/// its process dies, so a crash never leaves the store locked.
+/// </summary>
+/// <remarks>
+/// The file holds no data: a new one is created by the first open of a store made before it existed, and one lost to a power
+/// loss is created again by the next open (a lock is held only by running processes, which a power loss ended), so it needs no
+/// sync. A directory this process cannot write to (a read-only store, another user's store) opens without the lock, as it did
+/// before the lock existed.
+/// </remarks>
+internal sealed class StoreOpenLock : IDisposable
+{
+    /// <summary>The lock file's name inside the store directory.</summary>
+    public const string FileName = "datastore.open";
+
+    private readonly FileLock _lock;
+
+    private StoreOpenLock(FileLock fileLock) => _lock = fileLock;
+
+    /// <summary>
+    /// Takes the lock shared, waiting at most <paramref name="timeout"/> while a maintenance step holds it exclusively; null when
+    /// the directory does not exist (nothing to open) or this process may not create or open the lock file there.
+    /// </summary>
+    /// <exception cref="StoreTimeoutException">A maintenance step held the store longer than <paramref name="timeout"/>.</exception>
+    public static StoreOpenLock? Share(string directory, StoreBackend backend, TimeSpan timeout)
+    {
+        var fileLock = TryOpen(directory);
+        if (fileLock is null)
+        {
+            return null;
+        }
+
+        return Take(fileLock, exclusive: false, timeout) ? new StoreOpenLock(fileLock)
+            : throw new StoreTimeoutException(directory, backend, timeout,
+                $"a maintenance command (datastore config) held the store to itself for more than {timeout.TotalSeconds:0.###} s. Retry later, or raise DataStoreOptions.Timeout.");
+    }
+
+    /// <summary>Takes the lock exclusively, waiting at most <paramref name="wait"/> for the processes that have the store open.</summary>
+    /// <exception cref="DataStoreException">Another process has the store open (<see cref="StoreFailure.Unavailable"/>), or the lock file cannot be opened.</exception>
+    public static StoreOpenLock Exclusive(string directory, StoreBackend backend, TimeSpan wait, string purpose)
+    {
+        FileLock fileLock;
+        try
+        {
+            fileLock = FileLock.Open(System.IO.Path.Combine(directory, FileName));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new DataStoreException(e is UnauthorizedAccessException ? StoreFailure.AccessDenied : StoreFailure.Io, directory, backend,
+                $"{purpose} needs the store to itself, but its open lock '{System.IO.Path.Combine(directory, FileName)}' cannot be opened ({e.Message}).", e);
+        }
+
+        return Take(fileLock, exclusive: true, wait) ? new StoreOpenLock(fileLock)
+            : throw new DataStoreException(StoreFailure.Unavailable, directory, backend,
+                $"{purpose} needs the store to itself, but other processes have it open (its open lock '{System.IO.Path.Combine(directory, FileName)}' is held). " +
+                "Close the applications and tools that use the store, then run it again.");
+    }
+
+    public void Dispose()
+    {
+        _lock.Exit();
+        _lock.Dispose();
+    }
+
+    private static FileLock? TryOpen(string directory)
+    {
+        if (!Directory.Exists(directory))
+        {
+            return null;
+        }
+
+        try
+        {
+            return FileLock.Open(System.IO.Path.Combine(directory, FileName));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null; // read-only or another user's directory: opened as before the lock existed (the engine reports what it cannot do)
+        }
+    }
+
+    // Polls without blocking: flock cannot time out, and a process must not hang on a lock a crashed holder would release anyway.
+    private static bool Take(FileLock fileLock, bool exclusive, TimeSpan wait)
+    {
+        var started = System.Diagnostics.Stopwatch.StartNew();
+        try
+        {
+            while (!fileLock.TryEnter(exclusive))
+            {
+                if (started.Elapsed >= wait)
+                {
+                    fileLock.Dispose();
+                    return false;
+                }
+
+                Thread.Sleep(5);
+            }
+        }
+        catch
+        {
+            fileLock.Dispose();
+            throw;
+        }
+
+        return true;
+    }
+}
