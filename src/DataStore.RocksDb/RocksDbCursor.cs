@@ -12,6 +12,7 @@ namespace DataStore.RocksDb;
 internal sealed unsafe class RocksDbCursor : IKeyValueCursor
 {
     private readonly RocksDbStore _store;
+    private readonly IntPtr _db;
     private readonly bool _keysOnly;
     private IntPtr _iterator;
     private IntPtr _readOptions;
@@ -27,9 +28,10 @@ internal sealed unsafe class RocksDbCursor : IKeyValueCursor
     public RocksDbCursor(RocksDbStore store, ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly)
     {
         _store = store;
+        _db = store.Db; // the instance the snapshot belongs to, also after the store becomes writable
         _keysOnly = keysOnly;
         _readOptions = Rocks.rocksdb_readoptions_create();
-        _snapshot = Rocks.rocksdb_create_snapshot(store.Db);
+        _snapshot = Rocks.rocksdb_create_snapshot(_db);
         Rocks.rocksdb_readoptions_set_snapshot(_readOptions, _snapshot);
         Rocks.rocksdb_readoptions_set_total_order_seek(_readOptions, 1);
         if (!end.IsEmpty)
@@ -40,7 +42,7 @@ internal sealed unsafe class RocksDbCursor : IKeyValueCursor
             Rocks.rocksdb_readoptions_set_iterate_upper_bound(_readOptions, _upperBound, (UIntPtr)end.Length);
         }
 
-        _iterator = Rocks.rocksdb_create_iterator(store.Db, _readOptions);
+        _iterator = Rocks.rocksdb_create_iterator(_db, _readOptions);
         fixed (byte* s = start)
         {
             Rocks.rocksdb_iter_seek(_iterator, RocksDbStore.NonNull(s), (UIntPtr)start.Length);
@@ -123,7 +125,7 @@ internal sealed unsafe class RocksDbCursor : IKeyValueCursor
             }
 
             Rocks.rocksdb_iter_destroy(_iterator);
-            Rocks.rocksdb_release_snapshot(_store.Db, _snapshot);
+            Rocks.rocksdb_release_snapshot(_db, _snapshot);
             Rocks.rocksdb_readoptions_destroy(_readOptions);
             NativeMemory.Free(_upperBound);
             _iterator = _readOptions = _snapshot = IntPtr.Zero;

@@ -8,6 +8,7 @@ internal sealed class RocksDbOptions : IDisposable
 {
     private const int KeptInfoLogs = 3;
     private const ulong InfoLogBytes = 1 << 20;
+    private const int Levels = 7; // RocksDB's num_levels, left at its default
 
     private RocksDbOptions(IntPtr options, IntPtr tableOptions, IntPtr cache)
     {
@@ -46,8 +47,44 @@ internal sealed class RocksDbOptions : IDisposable
             Rocks.rocksdb_block_based_options_set_filter_policy(table, Rocks.rocksdb_filterpolicy_create_bloom(tuning.BloomBitsPerKey));
         }
 
+        ApplyReadTuning(options, table, tuning);
         Rocks.rocksdb_options_set_block_based_table_factory(options, table);
         return new RocksDbOptions(options, table, cache);
+    }
+
+    // Index and filter blocks in the cache (level 0's pinned), a hash index per data block, a memtable filter, and the
+    // upper levels uncompressed (ADR 0005, "Read path").
+    private static unsafe void ApplyReadTuning(IntPtr options, IntPtr table, RocksDbTuning tuning)
+    {
+        if (tuning.IndexAndFiltersInCache)
+        {
+            Rocks.rocksdb_block_based_options_set_cache_index_and_filter_blocks(table, 1);
+            Rocks.rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority(table, 1);
+            Rocks.rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache(table, 1);
+        }
+
+        if (tuning.BlockHashIndex)
+        {
+            Rocks.rocksdb_block_based_options_set_data_block_index_type(table, 1);
+            Rocks.rocksdb_block_based_options_set_data_block_hash_ratio(table, 0.75);
+        }
+
+        if (tuning.MemtableFilter)
+        {
+            Rocks.rocksdb_options_set_memtable_whole_key_filtering(options, 1);
+            Rocks.rocksdb_options_set_memtable_prefix_bloom_size_ratio(options, 0.02);
+        }
+
+        if (tuning.UncompressedLevels > 0)
+        {
+            Span<int> levels = stackalloc int[Levels];
+            levels.Fill((int)tuning.Compression);
+            levels[..Math.Min(tuning.UncompressedLevels, Levels)].Fill((int)RocksDbCompression.None);
+            fixed (int* first = levels)
+            {
+                Rocks.rocksdb_options_set_compression_per_level(options, first, (nuint)Levels);
+            }
+        }
     }
 
     public void Dispose()

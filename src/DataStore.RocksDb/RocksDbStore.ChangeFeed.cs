@@ -22,6 +22,7 @@ internal sealed unsafe partial class RocksDbStore : IChangeFeedStore
 
     public void StartChangeFeed(ChangeFeedSettings settings, ILogger logger)
     {
+        EnsureWritable(); // the feed's column family, and every write from now on
         _log = RocksDbChangeLog.Open(this, _feedFamily, _options.Handle);
         _feed = ChangeFeedState.Start(_log, _directory, settings, logger);
     }

@@ -19,6 +19,7 @@ internal sealed unsafe partial class RocksDbStore
         Acquire();
         try
         {
+            EnsureWritable(); // a checkpoint needs the writable instance (it flushes and holds file deletions)
             var error = IntPtr.Zero;
             var checkpoint = Rocks.rocksdb_checkpoint_object_create(Db, out error);
             RocksDbErrors.ThrowIf(error, _directory, "Creating a checkpoint");

@@ -26,19 +26,29 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
     private readonly HashSet<RocksDbCursor> _cursors = [];
     private readonly RocksDbWalSync? _walSync;
     private readonly ILogger _logger;
+    private readonly TimeSpan _timeout;
 
-    private RocksDbStore(string directory, Durability durability, DataStoreOptions options, ILogger logger, RocksDbOptions nativeOptions, IntPtr db)
+    private RocksDbStore(string directory, Durability durability, DataStoreOptions options, ILogger logger, RocksDbOptions nativeOptions, IntPtr db, bool readOnly)
     {
         _directory = directory;
         _durability = durability;
         _options = nativeOptions;
-        Db = db;
+        _timeout = options.Timeout;
+        _db = db;
         _readOptions = Rocks.rocksdb_readoptions_create();
         _writeOptions = Rocks.rocksdb_writeoptions_create();
         Rocks.rocksdb_writeoptions_set_sync(_writeOptions, durability == Durability.Durable ? (byte)1 : (byte)0);
         _gate = new RocksDbWriteGate(directory, options.Timeout);
         _logger = logger;
-        RocksDbSyncMark.RecordAtOpen(directory, db, durability == Durability.Durable, logger);
+        if (readOnly)
+        {
+            _readOnlyDb = db;
+        }
+        else
+        {
+            RecordAtOpen();
+        }
+
         if (durability == Durability.Relaxed)
         {
             _walSync = new RocksDbWalSync(this, options.SyncInterval, logger);
@@ -53,8 +63,8 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
 
     public override Durability Durability => _durability;
 
-    /// <summary>The <c>rocksdb_t</c> handle; valid while the store is open.</summary>
-    internal IntPtr Db { get; }
+    /// <summary>The <c>rocksdb_t</c> handle reads use: the read-only instance until the first write, then the writable one; valid while the store is open.</summary>
+    internal IntPtr Db => Volatile.Read(ref _db);
 
     public static RocksDbStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger)
     {
@@ -62,8 +72,14 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
         try
         {
             var families = ExistingFamilies(directory, nativeOptions);
+            var readOnly = families.Length == 0 ? RocksDbReadOnlyStart.TryOpen(directory, nativeOptions) : IntPtr.Zero;
+            if (readOnly != IntPtr.Zero)
+            {
+                return new RocksDbStore(directory, durability, options, logger, nativeOptions, readOnly, readOnly: true);
+            }
+
             var db = RocksDbOpener.Open(directory, nativeOptions, options.Timeout, families, out var handles);
-            var store = new RocksDbStore(directory, durability, options, logger, nativeOptions, db);
+            var store = new RocksDbStore(directory, durability, options, logger, nativeOptions, db, readOnly: false);
             store.Adopt(["default", .. families], handles);
             return store;
         }
@@ -185,6 +201,7 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
 
     protected override void CompactCore()
     {
+        EnsureWritable();
         var options = Rocks.rocksdb_compactoptions_create();
         try
         {
@@ -213,12 +230,26 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
             cursor.Close();
         }
 
-        FlushMemtables();
+        var writable = Writable;
+        if (writable)
+        {
+            FlushMemtables();
+        }
+
         CloseChangeLog();
         _walSync?.SyncIfDirty();
+        if (writable)
+        {
+            MarkDurableWrites();
+            RocksDbOpener.ForgetOwner(_directory);
+            Rocks.rocksdb_close(Db);
+        }
 
-        RocksDbOpener.ForgetOwner(_directory);
-        Rocks.rocksdb_close(Db);
+        if (_readOnlyDb != IntPtr.Zero)
+        {
+            Rocks.rocksdb_close(_readOnlyDb); // after the writable one: cursors begun before the first write read from it
+        }
+
         Rocks.rocksdb_readoptions_destroy(_readOptions);
         Rocks.rocksdb_writeoptions_destroy(_writeOptions);
         _options.Dispose();
@@ -263,7 +294,11 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
         _log?.Committed();
     }
 
-    private void EnterWrite(bool exclusive) => _gate.Enter(exclusive);
+    private void EnterWrite(bool exclusive)
+    {
+        EnsureWritable();
+        _gate.Enter(exclusive);
+    }
 
     private void ExitWrite(bool exclusive) => _gate.Exit(exclusive);
 }

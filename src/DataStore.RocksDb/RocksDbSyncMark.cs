@@ -26,20 +26,30 @@ internal readonly record struct RocksDbSyncMark(ulong Sequence, ulong Boot, bool
 
     private static ReadOnlySpan<byte> Magic => "DSWS"u8;
 
-    /// <summary>Syncs the WAL of the store just opened and records it; a store opened Durable is recorded as such.</summary>
-    public static void RecordAtOpen(string directory, IntPtr db, bool durable, ILogger logger)
+    /// <summary>
+    /// Syncs the WAL of the store just opened and records it; a store opened Durable is recorded as such. Returns the
+    /// sequence number recorded. Nothing is synced or written when the record already says exactly this (the store was
+    /// closed cleanly in this boot, with the same durability): every write it covers reached the disk then.
+    /// </summary>
+    public static ulong RecordAtOpen(string directory, IntPtr db, bool durable, ILogger logger)
     {
         RemoveStagingLeftovers(directory);
         var sequence = Rocks.rocksdb_get_latest_sequence_number(db);
+        if (Read(directory) is { } mark && mark.Sequence == sequence && mark.Durable == durable && mark.Boot == BootIdentity.Current)
+        {
+            return sequence;
+        }
+
         var error = IntPtr.Zero;
         Rocks.rocksdb_flush_wal(db, 1, out error);
         if (error != IntPtr.Zero)
         {
             RocksDbLog.OpenWalSyncFailed(logger, directory, RocksDbErrors.TakeMessage(error));
-            return;
+            return sequence;
         }
 
         TryWrite(directory, sequence, durable, logger);
+        return sequence;
     }
 
     /// <summary>Records that every write up to <paramref name="sequence"/> is synced; a failure is logged, and the older record stays.</summary>

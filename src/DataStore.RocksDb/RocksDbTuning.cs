@@ -3,21 +3,56 @@ using DataStore.RocksDb.Interop;
 namespace DataStore.RocksDb;
 
 /// <summary>The RocksDB options DataStore opens every store with (ADR 0005 says how they were chosen).</summary>
-/// <param name="BlockCacheBytes">The LRU cache of uncompressed data blocks, shared by reads and scans.</param>
+/// <param name="BlockCacheBytes">The LRU cache of uncompressed data blocks (and, with <see cref="IndexAndFiltersInCache"/>, index and filter blocks), shared by reads and scans.</param>
 /// <param name="WriteBufferBytes">One memtable; up to two are held (one being flushed), so twice this is the write-side memory.</param>
 /// <param name="BloomBitsPerKey">Bloom filter bits per key in every table file (0 = none); lets a miss skip reading the file.</param>
-/// <param name="Compression">How table files are compressed.</param>
+/// <param name="Compression">How table files are compressed (below <see cref="UncompressedLevels"/>).</param>
 /// <param name="PipelinedWrites">RocksDB's <c>enable_pipelined_write</c>: one group of concurrent writers appends to the WAL while the previous group writes its memtable.</param>
 internal sealed record RocksDbTuning(long BlockCacheBytes, long WriteBufferBytes, double BloomBitsPerKey, RocksDbCompression Compression, bool PipelinedWrites)
 {
-    /// <summary>The defaults for a desktop application: about 64 MiB at most (32 MiB cache, two 16 MiB memtables).</summary>
-    public static RocksDbTuning Desktop { get; } = new(32L << 20, 16L << 20, 10, RocksDbCompression.Lz4, PipelinedWrites: true);
+    private const long MinCacheBytes = 32L << 20;
+    private const long MaxCacheBytes = 256L << 20;
+
+    /// <summary>Index and filter blocks live in the block cache (counted in its capacity), with level 0's pinned there.</summary>
+    public bool IndexAndFiltersInCache { get; init; }
+
+    /// <summary>How many levels from level 0 are stored uncompressed (small, young and read most); the rest use <see cref="Compression"/>.</summary>
+    public int UncompressedLevels { get; init; }
+
+    /// <summary>A hash index in each data block, so a point lookup finds its key in the block without a binary search.</summary>
+    public bool BlockHashIndex { get; init; }
+
+    /// <summary>A whole-key bloom filter over each memtable, so a miss skips the memtable's skip-list search.</summary>
+    public bool MemtableFilter { get; init; }
+
+    /// <summary>
+    /// The defaults for a desktop application: a block cache of 1/128 of the machine's memory between 32 and 256 MiB
+    /// (<see cref="CacheFor"/>; it fills only as blocks are read), two 16 MiB memtables, bloom filters kept in the cache,
+    /// levels 0 and 1 uncompressed and LZ4 below.
+    /// </summary>
+    public static RocksDbTuning Desktop { get; } = new(CacheFor(GC.GetGCMemoryInfo().TotalAvailableMemoryBytes), 16L << 20, 10, RocksDbCompression.Lz4, PipelinedWrites: true)
+    {
+        IndexAndFiltersInCache = true,
+        UncompressedLevels = 2,
+        BlockHashIndex = true,
+        MemtableFilter = true,
+    };
+
+    /// <summary>The desktop settings before the read tuning (32 MiB cache, filters outside it, LZ4 on every level), for A/B benchmarks only.</summary>
+    public static RocksDbTuning Baseline { get; } = new(32L << 20, 16L << 20, 10, RocksDbCompression.Lz4, PipelinedWrites: true);
 
     /// <summary>The native anchor's settings (8 MiB cache, RocksDB's defaults otherwise), for like-for-like benchmarks.</summary>
     public static RocksDbTuning Anchor { get; } = new(8L << 20, 64L << 20, 0, RocksDbCompression.Snappy, PipelinedWrites: false);
 
-    /// <summary>What new store instances use: <see cref="Desktop"/>, or <see cref="Anchor"/> when the environment variable
-    /// <c>DATASTORE_ROCKSDB_TUNING</c> is <c>anchor</c> (for benchmarks against the native anchor only).</summary>
-    public static RocksDbTuning Current { get; set; } =
-        string.Equals(Environment.GetEnvironmentVariable("DATASTORE_ROCKSDB_TUNING"), "anchor", StringComparison.OrdinalIgnoreCase) ? Anchor : Desktop;
+    /// <summary>What new store instances use: <see cref="Desktop"/>, or <see cref="Anchor"/> / <see cref="Baseline"/> when the
+    /// environment variable <c>DATASTORE_ROCKSDB_TUNING</c> is <c>anchor</c> / <c>baseline</c> (for benchmarks only).</summary>
+    public static RocksDbTuning Current { get; set; } = Environment.GetEnvironmentVariable("DATASTORE_ROCKSDB_TUNING")?.ToUpperInvariant() switch
+    {
+        "ANCHOR" => Anchor,
+        "BASELINE" => Baseline,
+        _ => Desktop,
+    };
+
+    /// <summary>The block cache for a machine with <paramref name="memoryBytes"/> of memory: 1/128 of it, at least 32 and at most 256 MiB.</summary>
+    public static long CacheFor(long memoryBytes) => Math.Clamp(memoryBytes / 128, MinCacheBytes, MaxCacheBytes);
 }

@@ -83,4 +83,30 @@ internal static unsafe partial class RocksDbNative
 
     [LibraryImport(Library)]
     public static partial void rocksdb_cache_destroy(nint cache);
+
+    [LibraryImport(Library)]
+    public static partial void rocksdb_block_based_options_set_cache_index_and_filter_blocks(nint tableOptions, byte value);
+
+    [LibraryImport(Library)]
+    public static partial void rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority(nint tableOptions, byte value);
+
+    [LibraryImport(Library)]
+    public static partial void rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache(nint tableOptions, byte value);
+
+    /// <summary>0 = binary search within a data block, 1 = binary search plus a hash index for point lookups.</summary>
+    [LibraryImport(Library)]
+    public static partial void rocksdb_block_based_options_set_data_block_index_type(nint tableOptions, int type);
+
+    [LibraryImport(Library)]
+    public static partial void rocksdb_block_based_options_set_data_block_hash_ratio(nint tableOptions, double ratio);
+
+    /// <summary>One compression per level, <paramref name="count"/> levels from level 0.</summary>
+    [LibraryImport(Library)]
+    public static partial void rocksdb_options_set_compression_per_level(nint options, int* levels, nuint count);
+
+    [LibraryImport(Library)]
+    public static partial void rocksdb_options_set_memtable_prefix_bloom_size_ratio(nint options, double ratio);
+
+    [LibraryImport(Library)]
+    public static partial void rocksdb_options_set_memtable_whole_key_filtering(nint options, byte value);
 }
