@@ -39,7 +39,7 @@ internal static class ChangeFeedSwitch
         if (!on)
         {
             _ = OpenLog(directory, manifest, retention: 1); // trimmed to its latest record as it closes: the sequence survives, nothing else
-            next = manifest with { FormatVersion = manifest.Checksums ? StoreManifest.WithoutChangeFeedFormatVersion : 1, ChangeFeed = null };
+            next = manifest with { FormatVersion = manifest.FormatVersionWithoutChangeFeed, ChangeFeed = null };
         }
         else if (manifest.ChangeFeed is { } current)
         {
@@ -48,7 +48,7 @@ internal static class ChangeFeedSwitch
         else
         {
             var latest = OpenLog(directory, manifest, keep);
-            next = manifest with { FormatVersion = StoreManifest.CurrentFormatVersion, ChangeFeed = new ChangeFeedSettings(keep) { ResumedAfter = latest } };
+            next = manifest with { FormatVersion = Math.Max(manifest.FormatVersion, StoreManifest.CurrentFormatVersion), ChangeFeed = new ChangeFeedSettings(keep) { ResumedAfter = latest } };
         }
 
         StoreFiles.Guard(directory, manifest.Backend, () =>

@@ -59,6 +59,14 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
         return manifest;
     }
 
+    /// <summary>
+    /// The format version this store has once its change feed is off: a store whose pages carry checksums (Sqlite, version
+    /// <see cref="SqlitePageChecksumsFormatVersion"/>) keeps its version, since the feed is not what sets it; otherwise 2 with
+    /// pair checksums, 1 without, so DataStore versions before the feed open it again.
+    /// </summary>
+    public int FormatVersionWithoutChangeFeed =>
+        FormatVersion >= SqlitePageChecksumsFormatVersion ? FormatVersion : Checksums ? WithoutChangeFeedFormatVersion : 1;
+
     /// <summary>Reads the manifest of an existing store, checking that this build reads its format.</summary>
     /// <exception cref="DataStoreException">There is no store, or its manifest is damaged or newer.</exception>
     public static StoreManifest ReadExisting(string directory) => OpenOrCreate(directory, new DataStoreOptions { Path = directory, CreateIfMissing = false });
