@@ -78,6 +78,7 @@ internal sealed class BrokerServer : IDisposable
     public void Dispose()
     {
         _closing = true;
+        WakeAcceptor();
         _acceptor.Join();
         _listener.Dispose();
         Thread[] running;
@@ -101,6 +102,20 @@ internal sealed class BrokerServer : IDisposable
         }
     }
 
+    // The acceptor polls in 50 ms steps; a connection of this process's own wakes it at once, so a close (every brokered
+    // Dispose, and so every tool command on a RocksDb or LiteDb store) does not wait out the step.
+    private void WakeAcceptor()
+    {
+        try
+        {
+            BrokerEndpoint.TryConnect(_socketPath)?.Dispose();
+        }
+        catch (SocketException)
+        {
+            // The poll's step ends the loop all the same.
+        }
+    }
+
     private void AcceptLoop()
     {
         while (!_closing)
@@ -110,6 +125,11 @@ internal sealed class BrokerServer : IDisposable
                 if (!_listener.Poll(50_000, SelectMode.SelectRead))
                 {
                     continue;
+                }
+
+                if (_closing)
+                {
+                    break; // woken by Dispose (or a client arriving as the owner closes: it goes to the next owner)
                 }
 
                 var socket = _listener.Accept();
