@@ -29,7 +29,8 @@ public static class BenchmarkData
     /// <summary>Opens a fresh store of <paramref name="backend"/> in <paramref name="directory"/> and loads <paramref name="count"/> keys (ids 0, 2, 4, ...) in random order, 1,000 per batch.</summary>
     /// <remarks>
     /// With <c>DATASTORE_BENCH_FORMAT=1</c> the store is created in format version 1, without per-pair checksums, to measure
-    /// what the checksums cost (ADR 0014).
+    /// what the checksums cost (ADR 0014). With <c>DATASTORE_BENCH_FORMAT=2</c> a Sqlite store is created as format version 2
+    /// wrote it, pair checksums but no page checksums, to measure what the page checksums cost (ADR 0023).
     /// </remarks>
     public static IKeyValueStore OpenPreloaded(StoreBackend backend, string directory, int count, byte[] pool)
     {
@@ -37,6 +38,11 @@ public static class BenchmarkData
         {
             KeyValueStore.Open(new DataStoreOptions { Path = directory, Backend = backend }).Dispose(); // the data files; the manifest is then put back as version 1 wrote it
             File.WriteAllText(Path.Combine(directory, "datastore.json"), $$"""{ "backend": "{{backend}}", "formatVersion": 1, "durability": "Relaxed" }""");
+        }
+
+        if (Environment.GetEnvironmentVariable("DATASTORE_BENCH_FORMAT") == "2" && backend == StoreBackend.Sqlite)
+        {
+            CreateSqliteWithoutPageChecksums(directory);
         }
 
         var store = KeyValueStore.Open(new DataStoreOptions { Path = directory, Backend = backend });
@@ -59,4 +65,22 @@ public static class BenchmarkData
     }
 
     public static string NewDirectory() => Path.Combine(Path.GetTempPath(), "datastore-bench", Guid.NewGuid().ToString("N"));
+
+    // The database file in WAL mode with no reserved bytes per page, and a version-2 manifest: a store as DataStore wrote it before ADR 0023.
+    private static void CreateSqliteWithoutPageChecksums(string directory)
+    {
+        Directory.CreateDirectory(directory);
+        SQLitePCL.Batteries_V2.Init();
+        if (SQLitePCL.raw.sqlite3_open(Path.Combine(directory, "store.sqlite"), out var db) != SQLitePCL.raw.SQLITE_OK)
+        {
+            throw new InvalidOperationException("creating the benchmark's format-2 database failed");
+        }
+
+        using (db)
+        {
+            SQLitePCL.raw.sqlite3_exec(db, "PRAGMA journal_mode=WAL; CREATE TABLE kv(k BLOB PRIMARY KEY, v BLOB NOT NULL, c INTEGER NOT NULL) WITHOUT ROWID");
+        }
+
+        File.WriteAllText(Path.Combine(directory, "datastore.json"), """{ "backend": "Sqlite", "formatVersion": 2, "durability": "Relaxed", "checksums": true }""");
+    }
 }

@@ -21,7 +21,7 @@ internal static class SqliteBackup
         source.Execute($"BEGIN; SELECT count(*) FROM (SELECT 1 FROM kv LIMIT 1)", "beginning the backup's read transaction");
         try
         {
-            var target = OpenTarget(System.IO.Path.Combine(destination, SqliteStore.DatabaseFile), errors);
+            var target = OpenTarget(System.IO.Path.Combine(destination, SqliteStore.DatabaseFile), errors, Pages.SqlitePageFormat.HasChecksums(sourceFile));
             try
             {
                 CopyPages(source, target, errors, timeout, pageSize, progress, cancellationToken);
@@ -41,10 +41,10 @@ internal static class SqliteBackup
         BackupFiles.CopyManifest(errors.Directory, destination);
     }
 
-    private static sqlite3 OpenTarget(string file, SqliteErrors errors)
+    private static sqlite3 OpenTarget(string file, SqliteErrors errors, bool pageChecksums)
     {
-        // Through the page-checksum VFS, so the copy's pages get checksums as they are written (those from the WAL have none yet).
-        var rc = raw.sqlite3_open_v2(file, out var target, raw.SQLITE_OPEN_READWRITE | raw.SQLITE_OPEN_CREATE | raw.SQLITE_OPEN_NOMUTEX, SqliteSession.PageVfs(errors));
+        // Through the page-checksum VFS: the copy of a checked store gets each page's checksum as SQLite writes it, in any order.
+        var rc = raw.sqlite3_open_v2(file, out var target, raw.SQLITE_OPEN_READWRITE | raw.SQLITE_OPEN_CREATE | raw.SQLITE_OPEN_NOMUTEX, SqliteSession.PageVfs(errors, pageChecksums));
         if (rc != raw.SQLITE_OK)
         {
             var error = errors.Translate(rc, target, $"creating the backup file {file}");

@@ -30,9 +30,9 @@ internal sealed class SqliteSession : IDisposable
     public SqliteErrors Errors => _errors;
 
     /// <summary>Opens a connection to <paramref name="file"/> with the store's per-connection settings.</summary>
-    public static SqliteSession Open(string file, SqliteErrors errors, TimeSpan timeout, bool checksums = false)
+    public static SqliteSession Open(string file, SqliteErrors errors, TimeSpan timeout, bool checksums = false, bool creatingPageChecksums = false)
     {
-        var rc = raw.sqlite3_open_v2(file, out var db, OpenFlags, PageVfs(errors));
+        var rc = raw.sqlite3_open_v2(file, out var db, OpenFlags, PageVfs(errors, creatingPageChecksums));
         if (rc != raw.SQLITE_OK)
         {
             var error = errors.Translate(rc, db, "opening the database");
@@ -60,12 +60,12 @@ internal sealed class SqliteSession : IDisposable
         }
     }
 
-    /// <summary>The page-checksum VFS every store connection opens through (ADR 0023), registered on first use.</summary>
-    internal static string PageVfs(SqliteErrors errors)
+    /// <summary>The page-checksum VFS every store connection opens through (ADR 0023), registered on first use; see <see cref="Pages.SqlitePageVfs.CreatingName"/>.</summary>
+    internal static string PageVfs(SqliteErrors errors, bool creating = false)
     {
         try
         {
-            return Pages.SqlitePageVfs.Register();
+            return Pages.SqlitePageVfs.Register(creating);
         }
         catch (Exception e) when (e is InvalidOperationException or DllNotFoundException or EntryPointNotFoundException)
         {

@@ -10,6 +10,10 @@ namespace DataStore.Tests.Sqlite;
 /// page of a store created now carries a checksum checked as it is read: each answer is the value written or a Corrupt
 /// error naming the file and the page.
 /// </summary>
+/// <remarks>
+/// <c>DATASTORE_TEST_PAGE_CHECKSUMS=off</c> fills the damage cases' store as DataStore wrote it before (format 2, no reserved
+/// bytes), to see the same damage without page checksums: there the reads answer "absent" and the test fails.
+/// </remarks>
 public sealed class SqlitePageChecksumTests : IDisposable
 {
     private const int Keys = 4_000;
@@ -101,6 +105,13 @@ public sealed class SqlitePageChecksumTests : IDisposable
     private string Fill()
     {
         var path = _directory.Sub("store");
+        if (Environment.GetEnvironmentVariable("DATASTORE_TEST_PAGE_CHECKSUMS") == "off")
+        {
+            Directory.CreateDirectory(path);
+            CreateAsBefore(Path.Combine(path, "store.sqlite"));
+            File.WriteAllText(Path.Combine(path, "datastore.json"), """{ "backend": "Sqlite", "formatVersion": 2, "durability": "Relaxed", "checksums": true }""");
+        }
+
         using var store = KeyValueStore.Open(path);
         var batch = new WriteBatch();
         for (var i = 0; i < Keys; i++)

@@ -58,10 +58,10 @@ internal static unsafe class SqlitePageFile
         var state = SqlitePageVfs.State(file);
         try
         {
-            if (state->Checked == 0 && offset == 0 && amount >= HeaderSize)
+            if (state->Checked == 0 && IsPage(amount, offset))
             {
-                // The first page of a new database: checked from now on when it reserves the checksum's bytes.
-                state->Checked = SqlitePageVfs.ReservesChecksum(new ReadOnlySpan<byte>(buffer, amount)) ? 1 : 0;
+                // A file opened empty: checked from now on when the database's first page (this one, or the one on disk) reserves the bytes.
+                state->Checked = HeaderReserves(file, state, offset == 0 ? buffer : null) ? 1 : 0;
             }
 
             if (state->Checked != 0 && IsPage(amount, offset))
@@ -90,6 +90,17 @@ internal static unsafe class SqlitePageFile
         }
 
         return state->Original->Fetch(file, offset, amount, page);
+    }
+
+    private static bool HeaderReserves(SqliteFile* file, CheckedFileState* state, byte* page)
+    {
+        if (page is not null)
+        {
+            return SqlitePageVfs.ReservesChecksum(new ReadOnlySpan<byte>(page, HeaderSize));
+        }
+
+        var header = stackalloc byte[HeaderSize];
+        return state->Original->Read(file, header, HeaderSize, 0) == 0 && SqlitePageVfs.ReservesChecksum(new ReadOnlySpan<byte>(header, HeaderSize));
     }
 
     // Every read and write of a whole page of a database file is page-sized at a page boundary: 512 to 65,536 bytes.

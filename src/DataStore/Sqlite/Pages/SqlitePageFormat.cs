@@ -36,7 +36,7 @@ internal static unsafe partial class SqlitePageFormat
             return; // not a database at all: SQLite's own open says so
         }
 
-        using var session = SqliteSession.Open(file, errors, timeout);
+        using var session = SqliteSession.Open(file, errors, timeout, creatingPageChecksums: true);
         var reserve = PageChecksum.Size;
         var rc = FileControl(session.Db.DangerousGetHandle(), "main\0"u8, ReserveBytesControl, &reserve);
         errors.Check(rc, session.Db, "reserving page checksum bytes");
@@ -58,6 +58,9 @@ internal static unsafe partial class SqlitePageFormat
             return false; // the store's open read the manifest a moment ago and reports such a manifest itself
         }
     }
+
+    /// <summary>True when the database file at <paramref name="file"/> exists and its header reserves the checksum's bytes.</summary>
+    public static bool HasChecksums(string file) => ReadHeader(file) is { } header && SqlitePageVfs.ReservesChecksum(header);
 
     // The first 100 bytes of the database file, or null when it is missing or shorter (a store being created).
     private static byte[]? ReadHeader(string file)

@@ -21,18 +21,25 @@ internal static unsafe partial class SqlitePageVfs
     /// <summary>The VFS name store connections pass to <c>sqlite3_open_v2</c>.</summary>
     public const string Name = "datastore-page-checksums";
 
+    /// <summary>
+    /// The same shim for a connection that creates a database with checksums (a new store, a backup of a checked one): an
+    /// empty file is checked from its first write, whichever page SQLite writes first.
+    /// </summary>
+    public const string CreatingName = "datastore-page-checksums-new";
+
     private const int OpenMainDb = 0x00000100;
     private const int HeaderSize = 100;
 
     private static readonly Lock Gate = new();
     private static readonly List<(IntPtr Original, IntPtr Checked)> MethodTables = [];
     private static SqliteVfs* _root;
+    private static SqliteVfs* _creating;
     private static int _stateOffset;
     private static bool _registered;
 
-    /// <summary>Registers the shim once per process (after SQLite is initialised); returns <see cref="Name"/>.</summary>
+    /// <summary>Registers the shim once per process (after SQLite is initialised); returns <see cref="Name"/>, or <see cref="CreatingName"/> when <paramref name="creating"/>.</summary>
     /// <exception cref="InvalidOperationException">SQLite has no default VFS or refused the registration.</exception>
-    public static string Register()
+    public static string Register(bool creating = false)
     {
         lock (Gate)
         {
@@ -46,24 +53,26 @@ internal static unsafe partial class SqlitePageVfs
 
                 _root = root;
                 _stateOffset = (root->FileSize + 7) & ~7;
-                var vfs = (SqliteVfs*)NativeMemory.AllocZeroed((nuint)sizeof(SqliteVfs));
-                *vfs = *root; // every method but xOpen is the default VFS's own (they use only AppData and MaxPathname, copied too)
-                vfs->Version = Math.Min(root->Version, 3);
-                vfs->FileSize = _stateOffset + sizeof(CheckedFileState);
-                vfs->Next = null;
-                vfs->Name = Utf8Z(Name);
-                vfs->Open = &Open;
-                var rc = RegisterVfs(vfs, 0);
-                if (rc != 0)
-                {
-                    throw new InvalidOperationException($"SQLite refused to register the page-checksum VFS (code {rc}).");
-                }
-
+                Add(root, Name);
+                _creating = Add(root, CreatingName);
                 _registered = true;
             }
 
-            return Name;
+            return creating ? CreatingName : Name;
         }
+    }
+
+    private static SqliteVfs* Add(SqliteVfs* root, string name)
+    {
+        var vfs = (SqliteVfs*)NativeMemory.AllocZeroed((nuint)sizeof(SqliteVfs));
+        *vfs = *root; // every method but xOpen is the default VFS's own (they use only AppData and MaxPathname, copied too)
+        vfs->Version = Math.Min(root->Version, 3);
+        vfs->FileSize = _stateOffset + sizeof(CheckedFileState);
+        vfs->Next = null;
+        vfs->Name = Utf8Z(name);
+        vfs->Open = &Open;
+        var rc = RegisterVfs(vfs, 0);
+        return rc == 0 ? vfs : throw new InvalidOperationException($"SQLite refused to register the page-checksum VFS {name} (code {rc}).");
     }
 
     /// <summary>The shim's state of <paramref name="file"/>, after the default VFS's file structure.</summary>
@@ -87,7 +96,7 @@ internal static unsafe partial class SqlitePageVfs
         var read = file->Methods->Read(file, header, HeaderSize, 0);
         var state = State(file);
         state->Original = file->Methods;
-        state->Checked = read == 0 && ReservesChecksum(new ReadOnlySpan<byte>(header, HeaderSize)) ? 1 : 0;
+        state->Checked = read == 0 ? (ReservesChecksum(new ReadOnlySpan<byte>(header, HeaderSize)) ? 1 : 0) : (vfs == _creating ? 1 : 0);
         if (read == 0 && state->Checked == 0)
         {
             return 0;
