@@ -75,14 +75,9 @@ internal sealed class StoreOpenLock : IDisposable
             return null;
         }
 
-        try
-        {
-            return FileLock.Open(System.IO.Path.Combine(directory, FileName));
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            return null; // read-only or another user's directory: opened as before the lock existed (the engine reports what it cannot do)
-        }
+        // Null for a read-only or another user's directory, or no descriptor left: opened as before the lock existed (the engine
+        // reports what it cannot do). No exception is thrown for it: with no descriptor left the runtime may fail fast loading one.
+        return FileLock.TryOpen(System.IO.Path.Combine(directory, FileName));
     }
 
     // Polls without blocking: flock cannot time out, and a process must not hang on a lock a crashed holder would release anyway.

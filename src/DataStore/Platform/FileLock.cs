@@ -53,6 +53,25 @@ internal sealed unsafe partial class FileLock : IDisposable
         return new(new SafeFileHandle(fd, ownsHandle: true));
     }
 
+    /// <summary>Opens the lock file as <see cref="Open"/> does, or returns null when it cannot be opened, without throwing (no descriptor may be left to load an exception's code).</summary>
+    public static FileLock? TryOpen(string path)
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            try
+            {
+                return Open(path);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                return null;
+            }
+        }
+
+        var fd = OpenFile(path, ReadWrite | (OperatingSystem.IsLinux() ? LinuxCreate | LinuxCloseOnExec : MacCreate | MacCloseOnExec), 432);
+        return fd < 0 ? null : new(new SafeFileHandle(fd, ownsHandle: true));
+    }
+
     /// <summary>Takes the lock without waiting; false when another handle holds a conflicting lock.</summary>
     public bool TryEnter(bool exclusive)
     {
