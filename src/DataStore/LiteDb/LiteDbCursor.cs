@@ -11,6 +11,9 @@ internal sealed class LiteDbCursor(KeyValueStoreBase store, LiteDbScan scan, Fun
     private bool _last;
     private int _disposed;
 
+    /// <summary>How many documents the scan has read from LiteDB so far (for tests).</summary>
+    internal int DocumentsRead => scan.DocumentsRead;
+
     public ReadOnlySpan<byte> Key => _batch.Key;
 
     public ReadOnlySpan<byte> Value => _batch.Value;

@@ -64,27 +64,30 @@ internal sealed class LiteDbEngine : IDisposable
             }
         }
 
+        // Puts and deletes between range deletes form runs, applied in key order (LiteDbBatchRun); a range delete
+        // applies after the run before it and before the run after it, as the batch orders them.
+        var run = new LiteDbBatchRun(Table, batch);
         for (var i = 0; i < batch.OperationCount; i++)
         {
             var operation = batch.Operation(i);
             var first = batch.First(operation);
             switch (operation.Kind)
             {
-                case BatchEntryKind.Put:
-                    Table.Put(first, batch.Second(operation));
-                    break;
-                case BatchEntryKind.Delete:
-                    Table.Delete(first);
+                case BatchEntryKind.Put or BatchEntryKind.Delete:
+                    run.Add(i);
                     break;
                 case BatchEntryKind.DeletePrefix:
+                    run.Apply();
                     Table.DeleteRange(first, KeyOrder.TryGetPrefixEnd(first, out var end) ? end : default);
                     break;
                 case BatchEntryKind.DeleteRange:
+                    run.Apply();
                     Table.DeleteRange(first, batch.Second(operation));
                     break;
             }
         }
 
+        run.Apply();
         return -1;
     }
 

@@ -1,8 +1,9 @@
 namespace DataStore.LiteDb;
 
 /// <summary>
-/// The LiteDB side of a scan, on a thread of its own: LiteDB binds a transaction (and its read lock) to the thread
-/// that began it, while a cursor may be used, and disposed, from any thread. The thread begins a read transaction
+/// The LiteDB side of a scan, on a thread of its own for the scan's life (<see cref="LiteDbScanThreads"/>): LiteDB binds a
+/// transaction (and its read lock) to the thread that began it, while a cursor may be used, and disposed, from any
+/// thread. The thread begins a read transaction
 /// (the scan's snapshot, taken under the store's write lock so both collections show the same commit), reads
 /// pairs in batches when the cursor asks, and ends the transaction when the cursor closes. Each call into LiteDB
 /// takes its turn at the store's <see cref="LiteDbEngineGate"/>, and the scan holds one of its slots while it lives.
@@ -14,7 +15,7 @@ internal sealed class LiteDbScan
     private readonly byte[] _start;
     private readonly byte[] _end;
     private readonly bool _keysOnly;
-    private readonly Thread _thread;
+    private bool _finished;
     private List<KeyValuePair<byte[], byte[]>>? _batch;
     private bool _last;
     private bool _wanted;
@@ -31,10 +32,21 @@ internal sealed class LiteDbScan
         _start = start.ToArray();
         _end = end.ToArray();
         _keysOnly = keysOnly;
-        _thread = new Thread(() => Run(table, underWriteLock)) { IsBackground = true, Name = "DataStore LiteDb scan" };
-        engine.EnterScan(); // given back as the thread ends
-        _thread.Start();
+        engine.EnterScan(); // given back as the scan's work ends
+        LiteDbScanThreads.Start(() => Run(table, underWriteLock));
         _firstBatch = Take(out _);
+    }
+
+    /// <summary>How many documents the scan has read from LiteDB so far (for tests); read it between batches.</summary>
+    internal int DocumentsRead
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _reader?.DocumentsRead ?? 0;
+            }
+        }
     }
 
     /// <summary>The next batch of pairs (copies); <paramref name="last"/> is true when none follow.</summary>
@@ -60,16 +72,18 @@ internal sealed class LiteDbScan
         return Take(out last);
     }
 
-    /// <summary>Ends the transaction and the thread; waits for both.</summary>
+    /// <summary>Ends the transaction and the scan's work on its thread; waits for both.</summary>
     public void Close()
     {
         lock (_gate)
         {
             _closing = true;
             Monitor.PulseAll(_gate);
+            while (!_finished)
+            {
+                Monitor.Wait(_gate);
+            }
         }
-
-        _thread.Join();
     }
 
     private List<KeyValuePair<byte[], byte[]>> Take(out bool last)
@@ -112,6 +126,14 @@ internal sealed class LiteDbScan
                 var current = table();
                 engine = current.Engine;
                 began = engine.BeginTrans();
+                if (!began)
+                {
+                    // The thread still had a transaction (a scan before failed to end its own): never read through an
+                    // older snapshot.
+                    engine.Rollback();
+                    began = engine.BeginTrans();
+                }
+
                 _engine.SnapshotOpened();
                 current.Touch();
                 _reader = new LiteDbScanReader(current, _start, _end, _keysOnly);
@@ -170,6 +192,11 @@ internal sealed class LiteDbScan
         {
             End(engine, began);
             _engine.ExitScan();
+            lock (_gate)
+            {
+                _finished = true;
+                Monitor.PulseAll(_gate);
+            }
         }
     }
 

@@ -48,6 +48,48 @@ internal sealed partial class LiteDbTable
         engine.Upsert(Pairs, [doc], BsonAutoId.ObjectId);
     }
 
+    /// <summary>
+    /// The document of a short key's pair whose value fits inline, for <see cref="PutDocuments"/>; false when the pair
+    /// needs <see cref="Put"/> (a long key, or a value stored in chunks).
+    /// </summary>
+    public static bool TryInlineDocument(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out BsonDocument? doc)
+    {
+        if (LiteDbKeys.IsLong(key) || (long)key.Length + value.Length > InlineLimit)
+        {
+            doc = null;
+            return false;
+        }
+
+        doc = new BsonDocument
+        {
+            ["_id"] = new BsonValue(key.ToArray()),
+            ["v"] = new BsonValue(value.ToArray()),
+            ["c"] = new BsonValue(unchecked((int)Integrity.PairChecksum.Compute(key, value))),
+        };
+        return true;
+    }
+
+    /// <summary>
+    /// Inserts or overwrites the documents of <see cref="TryInlineDocument"/> in one call, when no stored value is in
+    /// chunks (so no old document needs its chunks removed). Call inside the writer's transaction.
+    /// </summary>
+    public void PutDocuments(List<BsonDocument> docs)
+    {
+        if (docs.Count > 0)
+        {
+            engine.Upsert(Pairs, docs, BsonAutoId.ObjectId);
+        }
+    }
+
+    /// <summary>Removes short keys' documents in one call, when no stored value is in chunks. Call inside the writer's transaction.</summary>
+    public void DeleteIds(List<BsonValue> ids)
+    {
+        if (ids.Count > 0)
+        {
+            engine.Delete(Pairs, ids);
+        }
+    }
+
     /// <summary>Removes a key if present. Call inside the writer's transaction.</summary>
     public void Delete(ReadOnlySpan<byte> key)
     {

@@ -30,6 +30,12 @@ internal sealed partial class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
     [ThreadStatic]
     private static BsonExpression? t_idOnly;
 
+    [ThreadStatic]
+    private static BsonExpression? t_from;
+
+    [ThreadStatic]
+    private static BsonExpression? t_between;
+
     /// <summary>Set once any value has been stored in chunks; until then an overwrite need not look for old chunks.</summary>
     public bool MayHoldChunks { get; set; } = true;
 
@@ -88,9 +94,11 @@ internal sealed partial class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
     /// <summary>Opens the snapshots of both collections in the current explicit transaction.</summary>
     public void Touch()
     {
+        var byId = t_byId ??= BsonExpression.Create("_id = @0", BsonValue.Null);
+        byId.Parameters["0"] = new BsonValue(Array.Empty<byte>());
         foreach (var name in new[] { Pairs, Chunks })
         {
-            using var reader = engine.Query(name, new Query { Where = { BsonExpression.Create("_id = @0", new BsonValue(Array.Empty<byte>())) } });
+            using var reader = engine.Query(name, new Query { Where = { byId } });
             reader.Read();
         }
     }
@@ -141,15 +149,23 @@ internal sealed partial class LiteDbTable(LiteEngine engine, LiteDbKeys keys)
     }
 
     /// <summary>Every pair with an id in [<paramref name="low"/>, <paramref name="high"/>] (high null: to the end), ascending by id.</summary>
-    public IBsonDataReader Range(byte[] low, byte[]? high) => engine.Query(Pairs, new Query
+    /// <remarks>The thread's parsed expression is reused (as in <see cref="FindById"/>): a thread has one range reader open at a time.</remarks>
+    public IBsonDataReader Range(byte[] low, byte[]? high)
     {
-        Where =
+        BsonExpression where;
+        if (high is null)
         {
-            high is null
-                ? BsonExpression.Create("_id >= @0", new BsonValue(low))
-                : BsonExpression.Create("_id BETWEEN @0 AND @1", new BsonValue(low), new BsonValue(high)),
-        },
-    });
+            where = t_from ??= BsonExpression.Create("_id >= @0", BsonValue.Null);
+        }
+        else
+        {
+            where = t_between ??= BsonExpression.Create("_id BETWEEN @0 AND @1", BsonValue.Null, BsonValue.Null);
+            where.Parameters["1"] = new BsonValue(high);
+        }
+
+        where.Parameters["0"] = new BsonValue(low);
+        return engine.Query(Pairs, new Query { Where = { where } });
+    }
 
     /// <summary>The whole key a document holds.</summary>
     public static byte[] KeyOf(BsonDocument doc)

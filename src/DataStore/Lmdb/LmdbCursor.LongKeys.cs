@@ -38,6 +38,7 @@ internal sealed unsafe partial class LmdbCursor
             return false;
         }
 
+        PairsRead += group.Count;
         group.Sort((a, b) => a.Key.AsSpan().SequenceCompareTo(b.Key));
         _group = group;
         _groupIndex = 0;

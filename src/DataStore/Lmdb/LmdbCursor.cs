@@ -6,7 +6,9 @@ namespace DataStore.Lmdb;
 /// A scan over [start, end) on its own read transaction, begun when the scan opens: it sees the store as of that
 /// moment. Pairs are copied out of the map in batches (<see cref="LmdbScanBatch"/>) that <see cref="MoveNext"/> then
 /// hands out, so the map may be remapped (grown) between visits, even by a write on the thread that holds the
-/// cursor; after a remap the cursor repositions itself after the last stored key it read, in the same snapshot.
+/// cursor; after a remap the cursor repositions itself after the last stored key it read, in the same snapshot. The
+/// native cursor is renewed from the environment's idle ones (<see cref="LmdbEnvironment.OpenCursor"/>) and kept again
+/// when the scan is disposed.
 /// </summary>
 /// <remarks>Long keys that share their first <see cref="LmdbKeys.PlainMax"/> bytes are read as a group and sorted in memory.</remarks>
 internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
@@ -30,6 +32,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
     private bool _onPair;
     private bool _endAfterGroup;
     private bool _lastBatch;
+    private bool _pastStart;
     private int _batchLimit = FirstBatchPairs;
     private byte[] _lastStored = ArrayPool<byte>.Shared.Rent(64);
     private int _lastStoredLength;
@@ -49,7 +52,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
             _txn = env.BeginRead(errors, out var seat);
             try
             {
-                errors.Check(LmdbNative.CursorOpen(_txn, env.Dbi, out _cursor), "opening a cursor");
+                errors.Check(env.OpenCursor(seat, _txn, out _cursor), "opening a cursor");
                 _epoch = env.Gate.Epoch;
             }
             catch
@@ -68,6 +71,9 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
             throw;
         }
     }
+
+    /// <summary>How many pairs this scan has copied out of the map so far (for tests: a scan reads about what it is asked for).</summary>
+    internal long PairsRead { get; private set; }
 
     public ReadOnlySpan<byte> Key => _onPair
         ? (_group is null ? _batch.Key : _group[_groupIndex].Key)
@@ -140,7 +146,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
 
         _onPair = false;
         var seat = _env.Gate.Enter();
-        LmdbNative.CursorClose(_cursor);
+        _env.KeepCursor(seat, _cursor);
         _env.EndRead(seat, _txn);
         _txn = 0;
         _env.RemoveCursor();
@@ -178,7 +184,8 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
                 continue;
             }
 
-            if (stored.SequenceCompareTo(_start) >= 0)
+            // Stored keys ascend: once one plain key is at or after the start, every later one is.
+            if (_pastStart || (_pastStart = stored.SequenceCompareTo(_start) >= 0))
             {
                 if (_end.Length > 0 && stored.SequenceCompareTo(_end) >= 0)
                 {
@@ -208,6 +215,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
         }
 
         _lastBatch |= rc == LmdbNative.NotFound;
+        PairsRead += _batch.Count;
         _batchLimit = Math.Min(_batchLimit * 2, MaxBatchPairs);
         Copy(previous, ref _lastStored, out _lastStoredLength);
     }

@@ -130,15 +130,8 @@ internal sealed partial class LmdbEnvironment
             return;
         }
 
-        for (var i = 0; i < _readers.Length; i++)
-        {
-            var txn = Interlocked.Exchange(ref _readers[i], 0);
-            if (txn != 0)
-            {
-                LmdbNative.TxnAbort(txn);
-            }
-        }
-
+        CloseIdleCursors();
+        _readers.Drain(LmdbNative.TxnAbort);
         foreach (var seat in Gate.Seats())
         {
             if (seat.Transaction != 0)

@@ -31,7 +31,7 @@ internal sealed partial class LmdbEnvironment
     private readonly object _writeLock = new();
     private readonly ILmdbWriterLock _writers;
     private readonly LmdbFileLock _openFile;
-    private readonly nint[] _readers = new nint[ReaderPoolSize()];
+    private readonly LmdbHandlePool _readers = new();
     private readonly string _dataFile;
     private int _references = 1;
     private int _openCursors;
@@ -81,7 +81,7 @@ internal sealed partial class LmdbEnvironment
         {
             if (Registry.TryGetValue(directory, out var open))
             {
-                open._references++;
+                Interlocked.Increment(ref open._references);
                 return open;
             }
 
@@ -97,7 +97,7 @@ internal sealed partial class LmdbEnvironment
     {
         lock (RegistryGate)
         {
-            if (--_references > 0)
+            if (Interlocked.Decrement(ref _references) > 0)
             {
                 return;
             }
@@ -117,19 +117,48 @@ internal sealed partial class LmdbEnvironment
     }
 
     /// <summary>Adds a hold for an open scan, so the environment outlives the store that opened it.</summary>
+    /// <remarks>
+    /// Without the registry's lock: a scan comes from a store that holds the environment, so the count is above 0,
+    /// and only <see cref="Release"/> takes it from 1 to 0, under the lock.
+    /// </remarks>
     public void AddCursor()
     {
-        lock (RegistryGate)
+        var references = Volatile.Read(ref _references);
+        while (true)
         {
-            _references++;
+            if (references <= 0)
+            {
+                throw new ObjectDisposedException(nameof(LmdbStore), $"The Lmdb store at '{Directory}' has been disposed.");
+            }
+
+            var seen = Interlocked.CompareExchange(ref _references, references + 1, references);
+            if (seen == references)
+            {
+                break;
+            }
+
+            references = seen;
         }
 
         Interlocked.Increment(ref _openCursors);
     }
 
+    /// <summary>Drops an open scan's hold; the last hold closes the environment (<see cref="Release"/>).</summary>
     public void RemoveCursor()
     {
         Interlocked.Decrement(ref _openCursors);
+        var references = Volatile.Read(ref _references);
+        while (references > 1)
+        {
+            var seen = Interlocked.CompareExchange(ref _references, references - 1, references);
+            if (seen == references)
+            {
+                return;
+            }
+
+            references = seen;
+        }
+
         Release();
     }
 
@@ -156,7 +185,7 @@ internal sealed partial class LmdbEnvironment
             }
             else
             {
-                txn = TakeReader();
+                txn = _readers.Take();
             }
 
             var rc = txn != 0 ? LmdbNative.TxnRenew(txn) : LmdbNative.TxnBegin(_env, 0, LmdbNative.ReadOnly, out txn);
@@ -218,22 +247,6 @@ internal sealed partial class LmdbEnvironment
         : new DataStoreException(StoreFailure.Engine, errors.Directory, StoreBackend.Lmdb,
             "the environment could not be reopened after Compact; dispose the store and open it again.");
 
-    private nint TakeReader()
-    {
-        var mask = _readers.Length - 1;
-        var start = Environment.CurrentManagedThreadId;
-        for (var i = 0; i < _readers.Length; i++)
-        {
-            var txn = Interlocked.Exchange(ref _readers[(start + i) & mask], 0);
-            if (txn != 0)
-            {
-                return txn;
-            }
-        }
-
-        return 0;
-    }
-
     // Inside the gate: the seat keeps one reset transaction for its thread; a second (a scan's, ended while the
     // thread kept another) goes to the shared pool.
     private void KeepReader(LmdbReaderSeat seat, nint txn)
@@ -244,23 +257,9 @@ internal sealed partial class LmdbEnvironment
             return;
         }
 
-        ReturnReader(txn);
-    }
-
-    private void ReturnReader(nint txn)
-    {
-        var mask = _readers.Length - 1;
-        var start = Environment.CurrentManagedThreadId;
-        for (var i = 0; i < _readers.Length; i++)
+        if (!_readers.TryKeep(txn))
         {
-            if (Interlocked.CompareExchange(ref _readers[(start + i) & mask], txn, 0) == 0)
-            {
-                return;
-            }
+            LmdbNative.TxnAbort(txn);
         }
-
-        LmdbNative.TxnAbort(txn);
     }
-
-    private static int ReaderPoolSize() => (int)Math.Max(8, System.Numerics.BitOperations.RoundUpToPowerOf2((uint)Environment.ProcessorCount * 2));
 }

@@ -162,6 +162,9 @@ internal static unsafe partial class LmdbNative
     [LibraryImport(Library, EntryPoint = "mdb_cursor_renew")]
     public static partial int CursorRenew(nint txn, nint cursor);
 
+    [LibraryImport(Library, EntryPoint = "mdb_cursor_dbi")]
+    public static partial uint CursorDbi(nint cursor);
+
     [LibraryImport(Library, EntryPoint = "mdb_cursor_get")]
     public static partial int CursorGet(nint cursor, Val* key, Val* data, int op);
 

@@ -2,7 +2,7 @@ namespace DataStore.Lmdb;
 
 /// <summary>
 /// One thread's place at an environment's <see cref="LmdbMapGate"/>: whether the thread is inside LMDB's map now,
-/// and the reset read transaction it keeps for its next point read. Only the owning thread writes it, so entering
+/// the reset read transaction it keeps for its next point read, and the read cursor it keeps for its next scan. Only the owning thread writes it, so entering
 /// and leaving the gate and reusing the transaction take no interlocked operation.
 /// </summary>
 internal sealed class LmdbReaderSeat(LmdbMapGate gate, Thread owner)
@@ -18,4 +18,7 @@ internal sealed class LmdbReaderSeat(LmdbMapGate gate, Thread owner)
 
     /// <summary>The owner's reset read transaction, ready to renew; 0 when it has none or is using it.</summary>
     public nint Transaction;
+
+    /// <summary>A read cursor the owner's last scan left, ready to renew on its next scan's transaction; 0 when none.</summary>
+    public nint Cursor;
 }
