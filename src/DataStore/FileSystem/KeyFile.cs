@@ -35,19 +35,13 @@ internal static class KeyFile
             RandomAccess.SetLength(handle, total);
         }
 
-        if (total <= LargeValue)
+        Span<byte> header = stackalloc byte[HeaderSize];
+        if (Stage(header, key, value) is { IsEmpty: false } whole)
         {
-            var staging = t_buffer is { Length: >= LargeValue } ? t_buffer : t_buffer = new byte[LargeValue];
-            var whole = staging.AsSpan(0, total);
-            WriteHeader(whole, key, value);
-            key.CopyTo(whole[HeaderSize..]);
-            value.CopyTo(whole[(HeaderSize + key.Length)..]);
             RandomAccess.Write(handle, whole, 0);
         }
         else
         {
-            Span<byte> header = stackalloc byte[HeaderSize];
-            WriteHeader(header, key, value);
             RandomAccess.Write(handle, header, 0);
             RandomAccess.Write(handle, key, HeaderSize);
             RandomAccess.Write(handle, value, HeaderSize + key.Length);
@@ -87,13 +81,8 @@ internal static class KeyFile
                 }
 
                 Span<byte> header = stackalloc byte[HeaderSize];
-                WriteHeader(header, key, value);
-                if (total <= LargeValue)
+                if (Stage(header, key, value) is { IsEmpty: false } whole)
                 {
-                    var whole = (t_buffer is { Length: >= LargeValue } ? t_buffer : t_buffer = new byte[LargeValue]).AsSpan(0, total);
-                    header.CopyTo(whole);
-                    key.CopyTo(whole[HeaderSize..]);
-                    value.CopyTo(whole[(HeaderSize + key.Length)..]);
                     PosixWrites.WriteAt(fd, whole, 0);
                 }
                 else
@@ -236,6 +225,23 @@ internal static class KeyFile
         }
 
         return ReadStatus.Found;
+    }
+
+    /// <summary>Fills <paramref name="header"/>; returns the whole file (header, key, value) in this thread's buffer, or empty when it is too large to stage.</summary>
+    private static Span<byte> Stage(Span<byte> header, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        WriteHeader(header, key, value);
+        var total = HeaderSize + key.Length + value.Length;
+        if (total > LargeValue)
+        {
+            return [];
+        }
+
+        var whole = (t_buffer is { Length: >= LargeValue } ? t_buffer : t_buffer = new byte[LargeValue]).AsSpan(0, total);
+        header.CopyTo(whole);
+        key.CopyTo(whole[HeaderSize..]);
+        value.CopyTo(whole[(HeaderSize + key.Length)..]);
+        return whole;
     }
 
     private static void WriteHeader(Span<byte> header, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
