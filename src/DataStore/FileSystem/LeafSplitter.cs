@@ -91,7 +91,8 @@ internal sealed class LeafSplitter(string root, Layout layout, SharedState state
         var depth = node.Prefix.Length;
         var rest = new List<byte>();
         var moved = new int[256];
-        Span<byte> name = stackalloc byte[KeyNames.MaxNameLength];
+        var made = new bool[256];
+        Span<byte> name = stackalloc byte[KeyNames.MaxNameLength + 1];
         foreach (var entry in TreeWalker.Entries(node.Path, directories: false))
         {
             var source = Path.Combine(node.Path, entry);
@@ -115,8 +116,14 @@ internal sealed class LeafSplitter(string root, Layout layout, SharedState state
                     continue;
             }
 
-            var child = node.Child(key[depth]);
-            ensureDirectory(child.Path);
+            var b = key[depth];
+            var child = node.Child(b);
+            if (!made[b])
+            {
+                ensureDirectory(child.Path); // once per child, not per file
+                made[b] = true;
+            }
+
             var childRest = key.AsSpan(depth + 1);
             var slot = 0;
             if (KeyNames.IsHashed(childRest))
@@ -124,17 +131,22 @@ internal sealed class LeafSplitter(string root, Layout layout, SharedState state
                 KeyLookup.FindIn(child, key, childRest, KeyLookup.Mode.KeyOnly, out _, out slot);
             }
 
-            var target = child.FilePathString(name[..KeyNames.Write(childRest, slot, name)]);
-            if (redo && File.Exists(target))
+            var length = KeyNames.Write(childRest, slot, name);
+            name[length] = 0;
+            if (!SplitMoves.MovedAt(node, entry, child, name[..(length + 1)], redo))
             {
-                File.Delete(source);
-            }
-            else
-            {
-                File.Move(source, target, overwrite: true);
+                var target = child.FilePathString(name[..length]);
+                if (redo && File.Exists(target))
+                {
+                    File.Delete(source);
+                }
+                else
+                {
+                    File.Move(source, target, overwrite: true);
+                }
             }
 
-            moved[key[depth]]++;
+            moved[b]++;
         }
 
         var marker = Path.Combine(node.Path, KeyNames.SplitMarker);

@@ -1,3 +1,4 @@
+using System.IO.Enumeration;
 using System.Text;
 
 namespace DataStore.FileSystem;
@@ -104,16 +105,21 @@ internal static class TreeWalker
         return true;
     }
 
+    /// <summary>As <c>DirectoryInfo.EnumerateFiles()</c> lists: hidden names included, an unreadable directory an error.</summary>
+    private static readonly EnumerationOptions Everything = new() { AttributesToSkip = 0, IgnoreInaccessible = false };
+
     /// <summary>The names of the files (or directories) in <paramref name="path"/>; none when it does not exist.</summary>
     public static List<string> Entries(string path, bool directories)
     {
         DirectoriesListed++;
         try
         {
-            var info = new DirectoryInfo(path);
-            return directories
-                ? info.EnumerateDirectories().Select(d => d.Name).ToList()
-                : info.EnumerateFiles().Select(f => f.Name).ToList();
+            // Names straight from the directory entries: a FileInfo per entry cost an lstat each (two per file a split moved).
+            var names = new FileSystemEnumerable<string>(path, (ref FileSystemEntry entry) => entry.FileName.ToString(), Everything)
+            {
+                ShouldIncludePredicate = (ref FileSystemEntry entry) => entry.IsDirectory == directories,
+            };
+            return [.. names];
         }
         catch (DirectoryNotFoundException)
         {

@@ -1,4 +1,3 @@
-using System.Text;
 using DataStore.Batches;
 using DataStore.Platform;
 
@@ -33,76 +32,6 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
     /// <summary>Test hook: called before each operation of a batch or a journal replay on this thread, to inject a failure.</summary>
     [ThreadStatic]
     internal static Action? BeforeOperationForTests;
-
-    /// <summary>
-    /// Writes and flushes a single Put's key file in <c>tmp/</c>; call without the store's lock, so no other writer or
-    /// reader waits for this disk I/O. <see cref="Publish"/> then renames it into place under the lock.
-    /// </summary>
-    public string WriteTemporary(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
-    {
-        var temporary = NewTemporary();
-        try
-        {
-            KeyFile.Write(temporary, key, value, flush: true);
-        }
-        catch
-        {
-            TemporaryFiles.Remove(temporary);
-            throw;
-        }
-
-        return temporary;
-    }
-
-    /// <summary>Renames a key file <see cref="WriteTemporary"/> wrote over the key's file; returns the directory whose entry changed.</summary>
-    /// <remarks>A lock-free reader sees the old file or the new one.</remarks>
-    public string Publish(ReadOnlySpan<byte> key, string temporary)
-    {
-        var (node, target) = Target(key);
-        MoveInto(temporary, target, node);
-        PutTrace.Mark(PutStep.Rename);
-        return node.Path;
-    }
-
-    /// <summary>Writes one key of a batch in place; returns the directory whose entry changed.</summary>
-    /// <remarks>
-    /// The batch's change counter is odd, so readers retry rather than read a file being written, and a crash is
-    /// repaired from its journal.
-    /// </remarks>
-    public string Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool flush)
-    {
-        var (node, target) = Target(key);
-        try
-        {
-            KeyFile.Write(target, key, value, flush, inPlace: true);
-        }
-        catch (DirectoryNotFoundException)
-        {
-            EnsureDirectory(node.Path);
-            KeyFile.Write(target, key, value, flush, inPlace: true);
-        }
-
-        return node.Path;
-    }
-
-    /// <summary>The leaf and file of <paramref name="key"/> (splitting a full leaf first), with the key's pre-image kept for open scans.</summary>
-    private (LayoutNode Node, string Path) Target(ReadOnlySpan<byte> key)
-    {
-        var node = LeafFor(key, out var depth);
-        PutTrace.Mark(PutStep.Split);
-        var rest = key[depth..];
-        var slot = 0;
-        if (KeyNames.IsHashed(rest))
-        {
-            KeyLookup.FindIn(node, key, rest, KeyLookup.Mode.KeyOnly, out _, out slot);
-        }
-
-        Span<byte> name = stackalloc byte[KeyNames.MaxNameLength];
-        var target = node.FilePathString(name[..KeyNames.Write(rest, slot, name)]);
-        _preImages.Keep(target, key);
-        PutTrace.Mark(PutStep.PreImage);
-        return (node, target);
-    }
 
     /// <summary>Removes one key; returns its directory when it was there, else null.</summary>
     public string? Delete(ReadOnlySpan<byte> key)
@@ -224,19 +153,6 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
     }
 
     private static int Count(LayoutNode node) => LeafSplitter.Count(node);
-
-    private void MoveInto(string temporary, string target, LayoutNode node)
-    {
-        try
-        {
-            File.Move(temporary, target, overwrite: true);
-        }
-        catch (DirectoryNotFoundException)
-        {
-            EnsureDirectory(node.Path);
-            File.Move(temporary, target, overwrite: true);
-        }
-    }
 
     /// <summary>Creates a directory and its missing parents, remembering the parents for <see cref="TakeNewParents"/>.</summary>
     private void EnsureDirectory(string path)
