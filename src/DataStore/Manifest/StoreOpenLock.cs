@@ -25,7 +25,8 @@ internal sealed class StoreOpenLock : IDisposable
 
     /// <summary>
     /// Takes the lock shared, waiting at most <paramref name="timeout"/> while a maintenance step holds it exclusively; null when
-    /// the directory does not exist (nothing to open) or this process may not create or open the lock file there.
+    /// the directory does not exist (nothing to open), holds a packed store (read-only data), or this process may not create or
+    /// open the lock file there.
     /// </summary>
     /// <exception cref="StoreTimeoutException">A maintenance step held the store longer than <paramref name="timeout"/>.</exception>
     public static StoreOpenLock? Share(string directory, StoreBackend backend, TimeSpan timeout)
@@ -70,9 +71,9 @@ internal sealed class StoreOpenLock : IDisposable
 
     private static FileLock? TryOpen(string directory)
     {
-        if (!Directory.Exists(directory))
+        if (!Directory.Exists(directory) || File.Exists(System.IO.Path.Combine(directory, Packed.PackedFormat.FileName)))
         {
-            return null;
+            return null; // nothing to open; or a packed store, which never changes (no setting to switch) and is shipped data: no file is made in it
         }
 
         // Null for a read-only or another user's directory, or no descriptor left: opened as before the lock existed (the engine
