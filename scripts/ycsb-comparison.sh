@@ -24,8 +24,11 @@ trap 'rm -rf "$artifacts"' EXIT
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u '+%F %H:%M UTC')
+# A case that fails (BenchmarkDotNet then exits 1) must not lose the others' results: the summary is written anyway,
+# the failed case shows as "-", and the script exits with the benchmark run's status at the end.
+status=0
 dotnet run -c Release --project "$root/src/DataStore.Benchmarks" -- --filter '*YcsbBenchmarks*' --records "$records" \
-  --artifacts "$artifacts" "$@" | tee "$artifacts/log"
+  --artifacts "$artifacts" "$@" | tee "$artifacts/log" || status=$?
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 dotnet run "$root/scripts/bench-summary.cs" -- "$artifacts/results" "$out" "YCSB A-F with ZoneTree and FASTER, $records records ($started)"
@@ -35,3 +38,7 @@ cp "$artifacts/results/YcsbBenchmarks-latency.csv" "$out/"
   echo "Command: \`scripts/ycsb-comparison.sh OUT_DIR $records $*\` (started $started, finished $(date -u '+%H:%M UTC')); load average"
   echo "(1, 5, 15 min) $load_before before and $load_after after, on $(nproc) cores."
 } >> "$out/summary.md"
+if [ "$status" -ne 0 ]; then
+  echo "the benchmark run exited $status (see \"Benchmarks with issues\" in its log); the summary has every case that ran" >&2
+fi
+exit "$status"
