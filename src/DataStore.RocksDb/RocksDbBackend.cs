@@ -15,6 +15,6 @@ internal sealed class RocksDbBackend : IBackendFactory, DataStore.Sharing.IBacke
     /// <summary>Which file was looked for, where, and why it did not load; null when it did.</summary>
     public string? WhyUnavailable => RocksDbLibrary.Failure;
 
-    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums) =>
+    public KeyValueStoreBase Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, ManifestSettings settings) =>
         RocksDbStore.Open(directory, durability, options, logger);
 }

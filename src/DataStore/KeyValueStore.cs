@@ -31,10 +31,7 @@ public static class KeyValueStore
         try
         {
             var store = OpenBackend(options, logger);
-            if (store is KeyValueStoreBase instrumented)
-            {
-                StoreTelemetry.For(meterFactory).Attach(instrumented);
-            }
+            StoreTelemetry.For(meterFactory).Attach(store);
 
             StoreLog.Opened(logger, store.Backend, store.Path, store.Durability);
             activity?.SetTag("datastore.backend", store.Backend.ToString());
@@ -46,7 +43,7 @@ public static class KeyValueStore
         }
     }
 
-    private static IKeyValueStore OpenBackend(DataStoreOptions options, ILogger logger)
+    private static KeyValueStoreBase OpenBackend(DataStoreOptions options, ILogger logger)
     {
         if (options.Backend == StoreBackend.InMemory)
         {
@@ -65,15 +62,7 @@ public static class KeyValueStore
         try
         {
             var store = OpenUnderLock(directory, requested, options, logger);
-            if (store is KeyValueStoreBase held)
-            {
-                held.OpenLock = openLock; // released by Dispose, after the engine
-            }
-            else
-            {
-                openLock?.Dispose();
-            }
-
+            store.OpenLock = openLock; // every store type holds it: Dispose releases it after the engine
             return store;
         }
         catch
@@ -94,20 +83,21 @@ public static class KeyValueStore
         return directory;
     }
 
-    private static IKeyValueStore OpenUnderLock(string directory, StoreBackend requested, DataStoreOptions options, ILogger logger)
+    private static KeyValueStoreBase OpenUnderLock(string directory, StoreBackend requested, DataStoreOptions options, ILogger logger)
     {
         using var identity = StoreFiles.Guard(directory, requested, () => StoreIdentity.Establish(directory, options));
         var manifest = identity.Manifest;
         var durability = options.Durability ?? manifest.Durability;
+        var settings = ManifestSettings.Of(manifest);
         if (manifest.Backend == StoreBackend.InMemory)
         {
             throw Unavailable(directory, manifest.Backend, "an in-memory store has no directory");
         }
 
         var factory = BackendCatalog.Find(manifest.Backend) ?? throw Unavailable(directory, manifest.Backend, BackendCatalog.WhyUnavailable(manifest.Backend));
-        var store = factory is Sharing.IBackendSharing { NeedsOwnerProcess: true }
-            ? Sharing.SharedStore.Open(directory, manifest.Backend, options, logger, () => WithFeed(Uncounted(factory.Open(directory, durability, options, logger, manifest.Checksums)), manifest, options, logger))
-            : factory.Open(directory, durability, options, logger, manifest.Checksums);
+        KeyValueStoreBase store = factory is Sharing.IBackendSharing { NeedsOwnerProcess: true }
+            ? Sharing.SharedStore.Open(directory, manifest.Backend, options, logger, () => WithFeed(Uncounted(factory.Open(directory, durability, options, logger, settings)), manifest, options, logger))
+            : factory.Open(directory, durability, options, logger, settings);
         try
         {
             ChangeFeed.ChangeFeedStart.Start(store, manifest, options, logger);
@@ -142,13 +132,9 @@ public static class KeyValueStore
     }
 
     // The engine under a shared store: the shared store counts the calls (once).
-    private static IKeyValueStore Uncounted(IKeyValueStore engine)
+    private static KeyValueStoreBase Uncounted(KeyValueStoreBase engine)
     {
-        if (engine is KeyValueStoreBase instrumented)
-        {
-            instrumented.Telemetry = StoreTelemetry.Uncounted;
-        }
-
+        engine.Telemetry = StoreTelemetry.Uncounted;
         return engine;
     }
 

@@ -14,7 +14,7 @@ namespace DataStore;
 /// for the calls in flight and only then lets the backend release its resources, so a call racing <c>Dispose</c>
 /// either completes or throws <see cref="ObjectDisposedException"/>.
 /// </remarks>
-internal abstract class KeyValueStoreBase : IKeyValueStore
+internal abstract partial class KeyValueStoreBase : IKeyValueStore
 {
     private readonly StoreCallGate _calls = new();
 
@@ -211,7 +211,10 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
         GC.SuppressFinalize(this);
     }
 
-    /// <summary>The store's open lock (ADR 0020), held from before the manifest was read until the backend is released.</summary>
+    /// <summary>
+    /// The store's open lock (ADR 0020), held from before the manifest was read until the backend is released: the open path
+    /// sets it on the store every backend factory returns (<see cref="Backends.IBackendFactory.Open"/>), and <see cref="Dispose()"/> releases it.
+    /// </summary>
     internal IDisposable? OpenLock { get; set; }
 
     /// <summary>Releases the backend's resources; called once, after every call in flight has returned.</summary>
@@ -259,35 +262,6 @@ internal abstract class KeyValueStoreBase : IKeyValueStore
 
     /// <summary>Gives free space back to the file system.</summary>
     protected abstract void CompactCore();
-
-    /// <summary>
-    /// Writes a consistent copy of the store into the empty directory <paramref name="destination"/> (manifest
-    /// included, so it opens as a normal store) while other threads and processes keep writing.
-    /// </summary>
-    /// <exception cref="NotSupportedException">The backend has no online copy.</exception>
-    internal virtual void BackupCore(string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken) =>
-        throw new NotSupportedException($"The {Backend} backend cannot back up a store yet.");
-
-    /// <summary>Opens a read of every pair in key order, as of when it opens, in memory that does not grow with the store.</summary>
-    /// <remarks>
-    /// Export, migrate, verify and their pair count read through this. Unlike a scan, a backend may keep writers
-    /// (of every thread and process) waiting until the cursor is disposed, so the thread that holds it must not
-    /// write to the store: its write would wait for the cursor and time out.
-    /// </remarks>
-    internal IKeyValueCursor ReadWholeStore(bool keysOnly)
-    {
-        using var call = Enter();
-        return ReadWholeStoreCore(keysOnly);
-    }
-
-    /// <summary>
-    /// Opens a consistent read of the whole store whose memory does not grow with the store, possibly by making
-    /// writers wait while it is open (see <see cref="ReadWholeStore"/>); by default a snapshot scan of everything.
-    /// </summary>
-    internal virtual IKeyValueCursor ReadWholeStoreCore(bool keysOnly) => ScanCore([], default, keysOnly);
-
-    /// <summary>Runs the engine's own integrity check and returns what it found wrong, one sentence each (empty when nothing).</summary>
-    internal virtual IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) => [];
 
     // One interlocked increment per call; the throw stays out of line.
     private StoreCallGate.Call Enter()

@@ -12,9 +12,13 @@ internal interface IBackendFactory
     string? WhyUnavailable => null;
 
     /// <summary>
-    /// Opens the store in <paramref name="directory"/>, whose manifest names this backend; <paramref name="checksums"/> is the
-    /// manifest's setting: pairs are stored with a checksum and checked on reads (ADR 0014).
+    /// Opens the store in <paramref name="directory"/>, whose manifest names this backend; <paramref name="settings"/> are what the
+    /// backend may use of that manifest, read once by the caller (the backend never reads it again).
     /// </summary>
+    /// <remarks>
+    /// A <see cref="KeyValueStoreBase"/>, so the store the open path returns holds the open lock (ADR 0020) whatever its type:
+    /// its <see cref="KeyValueStoreBase.Dispose()"/> releases the lock after the engine.
+    /// </remarks>
     /// <exception cref="DataStoreException">The engine refused the store; the message names path, backend and cause.</exception>
-    IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums);
+    KeyValueStoreBase Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, ManifestSettings settings);
 }

@@ -4,14 +4,14 @@ namespace DataStore.Backup;
 
 /// <summary>
 /// Online copies of a store: checks the destination, lets the backend write its consistent copy
-/// (<see cref="KeyValueStoreBase.BackupCore"/>) into a hidden sibling directory on a thread-pool thread, makes it
+/// (<see cref="Backends.IBackendMaintenance.Backup"/>) into a hidden sibling directory on a thread-pool thread, makes it
 /// durable and renames it into place; removes the partial copy when anything fails or the caller cancels.
 /// </summary>
 internal static class StoreBackup
 {
     public static Task<BackupResult> RunAsync(IKeyValueStore store, string destinationPath, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
     {
-        if (store is not KeyValueStoreBase core || store.Backend == StoreBackend.InMemory)
+        if (store is not Backends.IBackendMaintenance core || store.Backend == StoreBackend.InMemory)
         {
             throw new NotSupportedException(
                 $"A {store.Backend} store has no files to back up; export it (StoreMaintenance.ExportAsync) and import the dump instead.");
@@ -28,7 +28,7 @@ internal static class StoreBackup
         }), cancellationToken);
     }
 
-    private static BackupResult Run(KeyValueStoreBase store, string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
+    private static BackupResult Run(Backends.IBackendMaintenance store, string destination, IProgress<StoreProgress>? progress, CancellationToken cancellationToken)
     {
         var throttle = new ProgressThrottle(progress);
         throttle.ReportNow(new StoreProgress(StorePhase.BackingUp, 0, 0, null, null));
@@ -43,7 +43,7 @@ internal static class StoreBackup
                 // Built beside the destination and renamed in once durable: a process killed part-way (or a power
                 // loss) leaves a hidden directory, never a partial copy at the destination that opens as a store.
                 Directory.CreateDirectory(staging);
-                store.BackupCore(staging, throttle, cancellationToken);
+                store.Backup(staging, throttle, cancellationToken);
                 cancellationToken.ThrowIfCancellationRequested();
                 BackupFiles.SyncTree(staging);
                 if (Directory.Exists(destination))

@@ -69,7 +69,7 @@ internal static class ChangeFeedSwitch
         var factory = BackendCatalog.Find(backend)
             ?? throw new DataStoreException(StoreFailure.Unavailable, directory, backend, $"the backend cannot be opened: {BackendCatalog.WhyUnavailable(backend)}.");
         var options = new DataStoreOptions { Path = directory, Backend = backend, CreateIfMissing = false };
-        using var engine = StoreFiles.Guard(directory, backend, () => factory.Open(directory, Durability.Durable, options, NullLogger.Instance, manifest.Checksums));
+        using var engine = StoreFiles.Guard(directory, backend, () => factory.Open(directory, Durability.Durable, options, NullLogger.Instance, ManifestSettings.Of(manifest)));
         if (engine is not IChangeFeedStore feed)
         {
             throw new DataStoreException(StoreFailure.Unavailable, directory, backend, $"{ChangeFeedSupport.WhyNot(backend)}.");

@@ -33,7 +33,7 @@ internal static class LongOperation
     }
 
     /// <summary>The telemetry <paramref name="store"/> counts on (the process-wide one for a store DataStore did not open).</summary>
-    public static StoreTelemetry TelemetryOf(IKeyValueStore store) => (store as KeyValueStoreBase)?.Telemetry ?? StoreTelemetry.Shared;
+    public static StoreTelemetry TelemetryOf(IKeyValueStore store) => (store as Backends.IBackendMaintenance)?.Telemetry ?? StoreTelemetry.Shared;
 
     private static void End(Activity? activity, StoreTelemetry telemetry, StoreOperation operation, StoreBackend backend, long started, StoreOutcome outcome)
     {

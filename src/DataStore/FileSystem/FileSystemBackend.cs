@@ -10,6 +10,6 @@ internal sealed class FileSystemBackend : IBackendFactory
 
     public bool IsAvailable => true;
 
-    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums) =>
+    public KeyValueStoreBase Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, ManifestSettings settings) =>
         FileSystemStore.Open(directory, durability, options, logger);
 }

@@ -16,6 +16,6 @@ internal sealed class LiteDbBackend : IBackendFactory, DataStore.Sharing.IBacken
 
     public bool IsAvailable => true;
 
-    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums) =>
-        LiteDbStore.Open(directory, durability, options, logger, checksums: checksums);
+    public KeyValueStoreBase Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, ManifestSettings settings) =>
+        LiteDbStore.Open(directory, durability, options, logger, checksums: settings.Checksums);
 }

@@ -27,6 +27,6 @@ internal sealed class LmdbBackend : IBackendFactory
 
     public bool IsAvailable => NativeLoads.Value;
 
-    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums) =>
-        LmdbStore.Open(directory, durability, options, logger, InitialMapSize, checksums);
+    public KeyValueStoreBase Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, ManifestSettings settings) =>
+        LmdbStore.Open(directory, durability, options, logger, InitialMapSize, settings.Checksums);
 }

@@ -11,7 +11,7 @@ internal sealed class PackedBackend : IBackendFactory
     public bool IsAvailable => true;
 
     /// <summary>Opens the store's packed file; a store being created here gets an empty one (a store is filled by building it).</summary>
-    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums)
+    public KeyValueStoreBase Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, ManifestSettings settings)
     {
         var file = System.IO.Path.Combine(directory, PackedFormat.FileName);
         if (!System.IO.File.Exists(file))

@@ -4,5 +4,5 @@ namespace DataStore.Sharing;
 internal static class EngineIntegrity
 {
     public static IReadOnlyList<string> Check(IKeyValueStore engine) =>
-        engine is KeyValueStoreBase core ? core.CheckIntegrityCore(CancellationToken.None) : [];
+        engine is Backends.IBackendMaintenance core ? core.CheckIntegrity(CancellationToken.None) : [];
 }

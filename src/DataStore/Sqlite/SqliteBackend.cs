@@ -10,6 +10,6 @@ internal sealed class SqliteBackend : IBackendFactory
 
     public bool IsAvailable => true;
 
-    public IKeyValueStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums) =>
-        SqliteStore.Open(directory, durability, options, logger, checksums);
+    public KeyValueStoreBase Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, ManifestSettings settings) =>
+        SqliteStore.Open(directory, durability, options, logger, settings);
 }

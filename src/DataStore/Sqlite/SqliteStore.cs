@@ -59,13 +59,17 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
 
     public bool ChangeFeedOn => _feed is not null;
 
-    public static SqliteStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, bool checksums)
+    public static SqliteStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, Backends.ManifestSettings settings)
     {
         var file = System.IO.Path.Combine(directory, DatabaseFile);
         Files.SqliteTruncationCheck.Run(directory, file);
         var errors = new SqliteErrors(directory, options.Timeout);
-        Pages.SqlitePageFormat.Prepare(directory, file, errors, options.Timeout);
-        var writer = SqliteWriter.Open(file, errors, options.Timeout, checksums);
+        if (settings.FormatVersion >= Manifest.StoreManifest.SqlitePageChecksumsFormatVersion)
+        {
+            Pages.SqlitePageFormat.Prepare(directory, file, errors, options.Timeout);
+        }
+
+        var writer = SqliteWriter.Open(file, errors, options.Timeout, settings.Checksums);
         return new SqliteStore(directory, file, durability, options, writer, logger);
     }
 

@@ -26,11 +26,11 @@ internal static class StoreVerification
             problems.Add($"the store's data is gone: {missing}.");
         }
 
-        if (store is KeyValueStoreBase engine)
+        if (store is Backends.IBackendMaintenance engine)
         {
             Guard(problems, "the engine's integrity check failed", () =>
             {
-                foreach (var problem in engine.CheckIntegrityCore(cancellationToken))
+                foreach (var problem in engine.CheckIntegrity(cancellationToken))
                 {
                     problems.Add(problem);
                 }

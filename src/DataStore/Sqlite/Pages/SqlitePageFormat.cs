@@ -1,5 +1,4 @@
 using System.Runtime.InteropServices;
-using System.Text.Json;
 using DataStore.Manifest;
 
 namespace DataStore.Sqlite.Pages;
@@ -15,15 +14,10 @@ internal static unsafe partial class SqlitePageFormat
     private const int ReserveBytesControl = 38; // SQLITE_FCNTL_RESERVE_BYTES
     private const int HeaderSize = 100;
 
-    /// <summary>Creates the database with checksummed pages, or checks that it has them, when the manifest asks for them.</summary>
-    /// <exception cref="StoreFormatException">The manifest asks for page checksums and the database's header has no room for them.</exception>
+    /// <summary>Creates the database with checksummed pages, or checks that it has them; for a store whose manifest asks for them.</summary>
+    /// <exception cref="StoreFormatException">The database's header has no room for the page checksums.</exception>
     public static void Prepare(string directory, string file, SqliteErrors errors, TimeSpan timeout)
     {
-        if (!Required(directory))
-        {
-            return;
-        }
-
         if (ReadHeader(file) is { } header)
         {
             if (header[..16].SequenceEqual("SQLite format 3\0"u8) && header[20] != PageChecksum.Size)
@@ -42,21 +36,6 @@ internal static unsafe partial class SqlitePageFormat
         errors.Check(rc, session.Db, "reserving page checksum bytes");
         // Writes the first page (header included) now, with the reserved bytes; a database another process created first keeps its own.
         session.Execute("PRAGMA journal_mode=WAL; PRAGMA user_version=0", "creating the database with page checksums");
-    }
-
-    /// <summary>True when the store's manifest has a format version whose Sqlite databases keep page checksums.</summary>
-    public static bool Required(string directory)
-    {
-        var path = Path.Combine(directory, StoreManifest.FileName);
-        try
-        {
-            var manifest = JsonSerializer.Deserialize(File.ReadAllBytes(path), ManifestJson.Default.StoreManifest);
-            return manifest is { FormatVersion: >= StoreManifest.SqlitePageChecksumsFormatVersion };
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or JsonException)
-        {
-            return false; // the store's open read the manifest a moment ago and reports such a manifest itself
-        }
     }
 
     /// <summary>True when the database file at <paramref name="file"/> exists and its header reserves the checksum's bytes.</summary>
