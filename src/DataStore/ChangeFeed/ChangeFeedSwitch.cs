@@ -21,6 +21,14 @@ internal static class ChangeFeedSwitch
     public static ChangeFeedConfiguration Configure(string directory, bool? enabled, int? retention, TimeSpan wait)
     {
         var backend = StoreManifest.ReadExisting(directory).Backend; // a missing store is reported before any file is made
+        if (!ChangeFeedSupport.Has(backend))
+        {
+            // Nothing to switch, so nothing to lock: a Packed store is shipped data and gets no datastore.open file.
+            return enabled == true || retention is not null
+                ? throw new DataStoreException(StoreFailure.Unavailable, directory, backend, $"{ChangeFeedSupport.WhyNot(backend)}, so it cannot be turned on.")
+                : Describe(directory, changed: false);
+        }
+
         using var exclusive = StoreOpenLock.Exclusive(directory, backend, wait, Command);
         var manifest = StoreManifest.ReadExisting(directory); // again, now that no process can open the store
         var on = enabled ?? manifest.ChangeFeed is not null;
@@ -28,11 +36,6 @@ internal static class ChangeFeedSwitch
         if (on == (manifest.ChangeFeed is not null) && (!on || keep == manifest.ChangeFeed!.Retention))
         {
             return Of(directory, manifest, changed: false);
-        }
-
-        if (!ChangeFeedSupport.Has(manifest.Backend))
-        {
-            throw new DataStoreException(StoreFailure.Unavailable, directory, manifest.Backend, $"{ChangeFeedSupport.WhyNot(manifest.Backend)}, so it cannot be turned on.");
         }
 
         StoreManifest next;

@@ -32,6 +32,19 @@ public sealed class PackedBuildTests : IDisposable
     }
 
     [Fact]
+    public void Changing_the_change_feed_of_a_packed_store_is_refused_and_leaves_its_files_as_built()
+    {
+        PackedTestStores.Build(StorePath, 100);
+
+        var on = Assert.Throws<DataStoreException>(() => StoreConfiguration.ConfigureChangeFeed(StorePath, enabled: true));
+        Assert.Equal(StoreFailure.Unavailable, on.Cause);
+        Assert.Contains("Packed backend has no change feed", on.Message, StringComparison.Ordinal);
+        Assert.Throws<DataStoreException>(() => StoreConfiguration.ConfigureChangeFeed(StorePath, enabled: null, retention: 10));
+        Assert.False(StoreConfiguration.ConfigureChangeFeed(StorePath, enabled: false).Enabled);
+        Assert.Equal(["datastore.json", "store.packed"], Directory.GetFiles(StorePath).Select(Path.GetFileName).Order());
+    }
+
+    [Fact]
     public void Input_sorted_at_first_then_not_keeps_every_pair()
     {
         var sorted = PackedTestStores.Shuffled(5_000, 3).OrderBy(p => p.Key, KeyOrder.Instance).ToList();
