@@ -4,109 +4,57 @@ using DataStore.Writes;
 
 namespace DataStore.Lmdb;
 
-/// <summary>What one write transaction does (<see cref="LmdbEnvironment.Write"/>).</summary>
-internal enum LmdbWriteKind
+internal sealed partial class LmdbEnvironment : IWriteGroupRunner<LmdbErrors>
 {
-    Put,
-    Delete,
-    DeleteRange,
-    Batch,
-
-    /// <summary>Prunes the change log to the retention in the request's second span (a 32-bit count); logs nothing.</summary>
-    PruneFeed,
-}
-
-internal sealed partial class LmdbEnvironment
-{
-    private readonly WriteQueue<LmdbWriteRequest> _queue = new();
-    private readonly List<LmdbWriteRequest> _group = new(WriteQueue<LmdbWriteRequest>.MaxGroup);
+    private readonly CombinedWriter<LmdbErrors> _writes = new();
     private readonly ChangeFeed.ChangeRecord _record = new();
-    private long _combinedCommits;
 
     /// <summary>How many commits carried more than one caller's write (for tests and diagnostics).</summary>
-    internal long CombinedCommits => Volatile.Read(ref _combinedCommits);
+    internal long CombinedCommits => _writes.CombinedCommits;
 
     /// <summary>How many callers wait for the writer now (for tests).</summary>
-    internal int PendingWrites => _queue.Pending;
+    internal int PendingWrites => _writes.PendingWrites;
 
     /// <summary>
     /// Runs the write in an LMDB write transaction behind the writer locks, growing the map and retrying when it fills,
-    /// and commits it, its pages synced and its meta page not (MDB_NOMETASYNC); concurrent callers' writes share one transaction (<see cref="WriteQueue{TWrite}"/>).
+    /// and commits it, its pages synced and its meta page not (MDB_NOMETASYNC); concurrent callers' writes share one transaction (<see cref="CombinedWriter{TErrors}"/>).
     /// Returns the operation's result (keys removed, or a failed precondition's index, or -1) and the commit's ticket
     /// for <see cref="GroupSync.WaitUntilSynced"/> (0 when nothing was committed).
     /// </summary>
-    public unsafe long Write(LmdbErrors errors, LmdbWriteKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, WriteBatch? batch, out long ticket)
-    {
-        var started = Stopwatch.GetTimestamp();
-        fixed (byte* f = first, s = second)
-        {
-            var request = LmdbWriteRequest.ForThisThread(errors, kind, f, first.Length, s, second.Length, batch);
-            try
-            {
-                if (_queue.Join(request, started))
-                {
-                    Lead(request, started);
-                }
+    public long Write(LmdbErrors errors, WriteKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, WriteBatch? batch, out long ticket) =>
+        _writes.Write(this, errors, kind, first, second, batch, out ticket);
 
-                request.Failure?.Throw();
-                ticket = request.Ticket;
-                return request.Result;
-            }
-            finally
-            {
-                request.Clear();
-            }
-        }
-    }
-
-    // The leader takes both writer locks, then every waiting caller's write, and runs them in one transaction; each
-    // caller gets its own outcome.
-    private void Lead(LmdbWriteRequest leader, long started)
+    // The leader takes both writer locks, in this process and across processes, within its caller's timeout.
+    void IWriteGroupRunner<LmdbErrors>.Enter(QueuedWrite<LmdbErrors> leader, long started)
     {
         var errors = leader.Errors;
-        var grouped = false;
-        Exception? failure = null;
+        if (!Monitor.TryEnter(_writeLock, Left(errors, started)))
+        {
+            throw errors.TimedOut();
+        }
+
         try
         {
-            if (!Monitor.TryEnter(_writeLock, Left(errors, started)))
+            ThrowIfClosed(errors);
+            if (!TakeWriters(errors, Left(errors, started)))
             {
                 throw errors.TimedOut();
             }
-
-            try
-            {
-                ThrowIfClosed(errors);
-                if (!TakeWriters(errors, Left(errors, started)))
-                {
-                    throw errors.TimedOut();
-                }
-
-                try
-                {
-                    _group.Clear();
-                    _queue.TakeGroup(leader, _group);
-                    grouped = true;
-                    WriteGroupLocked(_group);
-                }
-                finally
-                {
-                    _writers.Release();
-                }
-            }
-            finally
-            {
-                Monitor.Exit(_writeLock);
-            }
         }
-        catch (Exception e)
+        catch
         {
-            failure = e;
-        }
-        finally
-        {
-            _queue.Finish(leader, grouped ? _group : null, failure);
+            Monitor.Exit(_writeLock);
+            throw;
         }
     }
+
+    void IWriteGroupRunner<LmdbErrors>.Exit()
+    {
+        _writers.Release();
+        Monitor.Exit(_writeLock);
+    }
+
+    long IWriteGroupRunner<LmdbErrors>.Commit(List<QueuedWrite<LmdbErrors>> group, int start, int count) => WriteLocked(group, start, count);
 
     // What is left of the caller's timeout (a timestamp, not a Stopwatch, so that a write allocates nothing).
     private static TimeSpan Left(LmdbErrors errors, long started)
@@ -128,38 +76,9 @@ internal sealed partial class LmdbEnvironment
         }
     }
 
-    // One transaction for the whole group; if it fails for any reason but a full map (which it grows and retries),
-    // each caller's write runs again alone, so one caller's failure is its own.
-    private void WriteGroupLocked(List<LmdbWriteRequest> group)
-    {
-        if (group.Count > 1)
-        {
-            try
-            {
-                WriteLocked(group, 0, group.Count);
-                _combinedCommits++;
-                return;
-            }
-            catch (Exception e) when (e is DataStoreException or LmdbException)
-            {
-                // Nothing was committed; below, each write runs alone.
-            }
-        }
-
-        for (var i = 0; i < group.Count; i++)
-        {
-            try
-            {
-                WriteLocked(group, i, 1);
-            }
-            catch (Exception e)
-            {
-                group[i].Failure = System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(e);
-            }
-        }
-    }
-
-    private void WriteLocked(List<LmdbWriteRequest> group, int start, int count)
+    // One transaction for writes [start, start + count) of the group: a full map aborts it, grows the map and runs it
+    // again. Returns the commit's ticket, or 0 when nothing changed (aborted, nothing committed).
+    private long WriteLocked(List<QueuedWrite<LmdbErrors>> group, int start, int count)
     {
         var errors = group[start].Errors;
         while (true)
@@ -173,11 +92,11 @@ internal sealed partial class LmdbEnvironment
                 {
                     var request = group[i];
                     request.Result = Apply(writer, request, txn);
-                    wrote |= Wrote(request);
-                    if (FeedLogging && request.Kind != LmdbWriteKind.PruneFeed && Wrote(request))
+                    wrote |= request.Wrote;
+                    if (FeedLogging && request.Kind != WriteKind.PruneFeed && request.Wrote)
                     {
                         // Each caller's commit gets its own record and sequence, in this transaction (ADR 0020).
-                        ChangeFeed.Lmdb.LmdbChangeLog.Append(txn, FeedDbi, ChangeFeed.Lmdb.LmdbChangeLog.Describe(_record, request));
+                        ChangeFeed.Lmdb.LmdbChangeLog.Append(txn, FeedDbi, request.Describe(_record));
                     }
                 }
             }
@@ -201,7 +120,7 @@ internal sealed partial class LmdbEnvironment
             if (!wrote)
             {
                 LmdbNative.TxnAbort(txn);
-                return;
+                return 0;
             }
 
             var rc = LmdbNative.TxnCommit(txn);
@@ -212,13 +131,7 @@ internal sealed partial class LmdbEnvironment
             }
 
             errors.Check(rc, "committing");
-            var ticket = Sync.Committed();
-            for (var i = start; i < start + count; i++)
-            {
-                group[i].Ticket = Wrote(group[i]) ? ticket : 0;
-            }
-
-            return;
+            return Sync.Committed();
         }
     }
 
@@ -239,34 +152,26 @@ internal sealed partial class LmdbEnvironment
         }
     }
 
-    private long Apply(LmdbWriter writer, LmdbWriteRequest request, nint txn)
+    private long Apply(LmdbWriter writer, QueuedWrite<LmdbErrors> request, nint txn)
     {
         switch (request.Kind)
         {
-            case LmdbWriteKind.Put:
+            case WriteKind.Put:
                 writer.Put(request.First, request.Second);
                 return -1;
-            case LmdbWriteKind.Delete:
+            case WriteKind.Delete:
                 writer.Delete(request.First);
                 return -1;
-            case LmdbWriteKind.DeleteRange:
+            case WriteKind.DeleteRange:
                 return writer.DeleteRange(request.First, request.Second);
-            case LmdbWriteKind.PruneFeed:
+            case WriteKind.PruneFeed:
                 return FeedDbi == 0 ? 0 : ChangeFeed.Lmdb.LmdbChangeLog.Prune(txn, FeedDbi, System.Buffers.Binary.BinaryPrimitives.ReadInt32LittleEndian(request.Second));
             default:
                 return writer.Write(request.Batch!);
         }
     }
 
-    // A batch whose precondition failed wrote nothing, nor did a prune that found nothing to remove; every other write did (or tried to).
-    private static bool Wrote(LmdbWriteRequest request) => request.Kind switch
-    {
-        LmdbWriteKind.Batch => request.Result < 0,
-        LmdbWriteKind.PruneFeed => request.Result > 0,
-        _ => true,
-    };
-
-    private static long SizeHint(List<LmdbWriteRequest> group, int start, int count)
+    private static long SizeHint(List<QueuedWrite<LmdbErrors>> group, int start, int count)
     {
         long bytes = 0;
         for (var i = start; i < start + count; i++)

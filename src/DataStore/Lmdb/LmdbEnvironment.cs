@@ -10,7 +10,7 @@ namespace DataStore.Lmdb;
 /// <remarks>
 /// Write transactions run one at a time behind an in-process lock and a cross-process writer lock, both waited on
 /// with the configured timeout, then LMDB's own writer mutex (which then never waits long); concurrent callers'
-/// writes share one transaction (<see cref="Writes.WriteQueue{TWrite}"/>). A write that fills the map grows
+/// writes share one transaction (<see cref="Writes.CombinedWriter{TErrors}"/>). A write that fills the map grows
 /// it and retries; a read that finds another process grew it adopts the new size. Resizing remaps, so it waits
 /// (through <see cref="Gate"/>) until no thread is inside LMDB's map; open scans do not count, since they copy each
 /// pair out and reposition after a remap.

@@ -3,7 +3,7 @@ using System.Diagnostics.CodeAnalysis;
 namespace DataStore.Lmdb;
 
 /// <summary>Turns LMDB result codes (its own negative codes, or errno values) into exceptions naming the store, the backend and the cause.</summary>
-internal sealed class LmdbErrors(string directory, TimeSpan timeout)
+internal sealed class LmdbErrors(string directory, TimeSpan timeout) : Writes.IWriteErrors
 {
     private const int EPerm = 1;
     private const int EIo = 5;

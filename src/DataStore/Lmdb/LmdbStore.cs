@@ -1,6 +1,7 @@
 using System.Buffers;
 using DataStore.ChangeFeed;
 using DataStore.Sync;
+using DataStore.Writes;
 using Microsoft.Extensions.Logging;
 
 namespace DataStore.Lmdb;
@@ -60,7 +61,7 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
-        _env.Write(_errors, LmdbWriteKind.Put, key, value, null, out var ticket);
+        _env.Write(_errors, WriteKind.Put, key, value, null, out var ticket);
         AfterCommit(ticket);
     }
 
@@ -127,13 +128,13 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
     {
-        _env.Write(_errors, LmdbWriteKind.Delete, key, default, null, out var ticket);
+        _env.Write(_errors, WriteKind.Delete, key, default, null, out var ticket);
         AfterCommit(ticket);
     }
 
     protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
     {
-        var removed = _env.Write(_errors, LmdbWriteKind.DeleteRange, start, end, null, out var ticket);
+        var removed = _env.Write(_errors, WriteKind.DeleteRange, start, end, null, out var ticket);
         AfterCommit(ticket);
         return removed;
     }
@@ -146,7 +147,7 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
 
     protected override int WriteCore(WriteBatch batch)
     {
-        var failed = (int)_env.Write(_errors, LmdbWriteKind.Batch, default, default, batch, out var ticket);
+        var failed = (int)_env.Write(_errors, WriteKind.Batch, default, default, batch, out var ticket);
         AfterCommit(ticket);
         return failed;
     }

@@ -4,7 +4,7 @@ using SQLitePCL;
 namespace DataStore.Sqlite;
 
 /// <summary>Translates SQLite result codes into exceptions that name the store path, the backend and the cause.</summary>
-internal sealed class SqliteErrors(string directory, TimeSpan timeout)
+internal sealed class SqliteErrors(string directory, TimeSpan timeout) : Writes.IWriteErrors
 {
     private const int ShortRead = raw.SQLITE_IOERR | (2 << 8); // SQLITE_IOERR_SHORT_READ
 

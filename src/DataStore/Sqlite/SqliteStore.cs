@@ -1,6 +1,7 @@
 using System.Buffers;
 using DataStore.ChangeFeed;
 using DataStore.Sync;
+using DataStore.Writes;
 using Microsoft.Extensions.Logging;
 
 namespace DataStore.Sqlite;
@@ -78,7 +79,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
-        _writes.Write(_writer.Errors, SqliteWriteKind.Put, key, value, null, out var ticket);
+        _writes.Write(_writer.Errors, WriteKind.Put, key, value, null, out var ticket);
         AfterCommit(ticket);
     }
 
@@ -118,13 +119,13 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
 
     protected override void DeleteCore(ReadOnlySpan<byte> key)
     {
-        _writes.Write(_writer.Errors, SqliteWriteKind.Delete, key, default, null, out var ticket);
+        _writes.Write(_writer.Errors, WriteKind.Delete, key, default, null, out var ticket);
         AfterCommit(ticket);
     }
 
     protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end)
     {
-        var removed = _writes.Write(_writer.Errors, SqliteWriteKind.DeleteRange, start, end, null, out var ticket);
+        var removed = _writes.Write(_writer.Errors, WriteKind.DeleteRange, start, end, null, out var ticket);
         AfterCommit(ticket);
         return removed;
     }
@@ -134,7 +135,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
 
     protected override int WriteCore(WriteBatch batch)
     {
-        var failed = (int)_writes.Write(_writer.Errors, SqliteWriteKind.Batch, default, default, batch, out var ticket);
+        var failed = (int)_writes.Write(_writer.Errors, WriteKind.Batch, default, default, batch, out var ticket);
         if (failed >= 0)
         {
             return failed;

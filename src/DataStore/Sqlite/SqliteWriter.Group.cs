@@ -1,28 +1,28 @@
-using DataStore.ChangeFeed;
+using DataStore.Writes;
 
 namespace DataStore.Sqlite;
 
 internal sealed partial class SqliteWriter
 {
     /// <summary>
-    /// In the transaction <see cref="Begin"/> opened, runs requests [<paramref name="start"/>, <paramref name="start"/> +
+    /// In the transaction <see cref="Begin"/> opened, runs writes [<paramref name="start"/>, <paramref name="start"/> +
     /// <paramref name="count"/>) of <paramref name="group"/>, each with its own change-log record when the feed is on, sets
-    /// each request's result, and commits. Returns true when the commit wrote anything (else it rolled back); on an
+    /// each write's result, and commits. Returns true when the commit wrote anything (else it rolled back); on an
     /// error it rolls back and throws, nothing committed.
     /// </summary>
-    public bool WriteGroup(List<SqliteWriteRequest> group, int start, int count)
+    public bool WriteGroup(List<QueuedWrite<SqliteErrors>> group, int start, int count)
     {
         try
         {
             var wrote = false;
             for (var i = start; i < start + count; i++)
             {
-                var request = group[i];
-                request.Result = Apply(request);
-                if (request.Wrote)
+                var write = group[i];
+                write.Result = Apply(write);
+                if (write.Wrote)
                 {
                     wrote = true;
-                    _log?.Append(Describe(request));
+                    _log?.Append(write.Describe(_record));
                 }
             }
 
@@ -36,28 +36,22 @@ internal sealed partial class SqliteWriter
         }
     }
 
-    private long Apply(SqliteWriteRequest request)
+    private long Apply(QueuedWrite<SqliteErrors> write)
     {
-        switch (request.Kind)
+        switch (write.Kind)
         {
-            case SqliteWriteKind.Put:
-                RunOne(SqliteStatement.Put, request.First, request.Second, "Put");
+            case WriteKind.Put:
+                RunOne(SqliteStatement.Put, write.First, write.Second, "Put");
                 return -1;
-            case SqliteWriteKind.Delete:
-                RunOne(SqliteStatement.Delete, request.First, default, "Delete");
+            case WriteKind.Delete:
+                RunOne(SqliteStatement.Delete, write.First, default, "Delete");
                 return -1;
-            case SqliteWriteKind.DeleteRange:
-                return DeleteRangeOne(request.First, request.Second);
+            case WriteKind.DeleteRange:
+                return DeleteRangeOne(write.First, write.Second);
+            case WriteKind.Batch:
+                return ApplyBatch(write.Batch!);
             default:
-                return ApplyBatch(request.Batch!);
+                throw new InvalidOperationException($"The Sqlite writer does not run {write.Kind} writes.");
         }
     }
-
-    private ReadOnlySpan<byte> Describe(SqliteWriteRequest request) => request.Kind switch
-    {
-        SqliteWriteKind.Put => _record.Clear().Add(KeyChangeKind.Put, request.First).Bytes,
-        SqliteWriteKind.Delete => _record.Clear().Add(KeyChangeKind.Delete, request.First).Bytes,
-        SqliteWriteKind.DeleteRange => _record.Clear().Add(KeyChangeKind.DeleteRange, request.First, request.Second).Bytes,
-        _ => _record.Clear().Add(request.Batch!).Bytes,
-    };
 }

@@ -1,22 +1,34 @@
 using System.Runtime.ExceptionServices;
+using DataStore.ChangeFeed;
 
 namespace DataStore.Writes;
 
 /// <summary>
-/// One caller's write waiting in a <see cref="WriteQueue{TWrite}"/>: what to write (a key or range and a value, or a
+/// One caller's write waiting in a <see cref="WriteQueue{TErrors}"/>: what to write (a key or range and a value, or a
 /// batch), the queue's bookkeeping, and once a leader ran it, its result, the commit's sync ticket or the exception it
-/// ended with. What kind of write it is, and the backend's errors, are the subclass's.
+/// ended with. <typeparamref name="TErrors"/> is the backend's error translator, the caller's store's own (its timeout).
 /// </summary>
 /// <remarks>
 /// The key and value are the caller's own memory, pinned by the caller, which waits until the write is done, so nothing
-/// is copied. A backend reuses one write per thread: a thread waits for its write to finish before it can start another.
+/// is copied. One write per thread (and backend) is reused (<see cref="ForThisThread"/>): a thread waits for its write to
+/// finish before it can start another.
 /// </remarks>
-internal abstract unsafe class QueuedWrite
+internal sealed unsafe class QueuedWrite<TErrors>
+    where TErrors : class, IWriteErrors
 {
+    [ThreadStatic]
+    private static QueuedWrite<TErrors>? s_current;
+
     private byte* _first;
     private int _firstLength;
     private byte* _second;
     private int _secondLength;
+
+    /// <summary>The error translator of the caller's store.</summary>
+    public TErrors Errors { get; private set; } = null!;
+
+    /// <summary>What the write does.</summary>
+    public WriteKind Kind { get; private set; }
 
     /// <summary>The batch to commit, or null for a single-key or range write.</summary>
     public WriteBatch? Batch { get; private set; }
@@ -42,11 +54,35 @@ internal abstract unsafe class QueuedWrite
     /// <summary>The exception the write ended with, thrown again on its caller's thread.</summary>
     public ExceptionDispatchInfo? Failure { get; set; }
 
-    /// <summary>How long the caller waits for a leader to take the write.</summary>
-    public abstract TimeSpan Timeout { get; }
+    /// <summary>
+    /// True once the write changed the store (or tried to): not a batch whose precondition failed, nor a prune that
+    /// found nothing to remove.
+    /// </summary>
+    public bool Wrote => Kind switch
+    {
+        WriteKind.Batch => Result < 0,
+        WriteKind.PruneFeed => Result > 0,
+        _ => true,
+    };
 
-    /// <summary>The exception a caller gets when no leader took its write within <see cref="Timeout"/>.</summary>
-    public abstract Exception TimedOut();
+    /// <summary>The calling thread's write, filled in, no result yet; the pointers must stay pinned until it is done.</summary>
+    public static QueuedWrite<TErrors> ForThisThread(TErrors errors, WriteKind kind, byte* first, int firstLength, byte* second, int secondLength, WriteBatch? batch)
+    {
+        var write = s_current ??= new QueuedWrite<TErrors>();
+        write.Errors = errors;
+        write.Kind = kind;
+        write._first = first;
+        write._firstLength = firstLength;
+        write._second = second;
+        write._secondLength = secondLength;
+        write.Batch = batch;
+        write.Result = -1;
+        write.Ticket = 0;
+        write.Taken = false;
+        write.Done = false;
+        write.Failure = null;
+        return write;
+    }
 
     /// <summary>The bytes of keys and values the write carries (what it adds at most), so that one group stays bounded.</summary>
     public long SizeHint()
@@ -66,27 +102,22 @@ internal abstract unsafe class QueuedWrite
         return bytes;
     }
 
+    /// <summary>The write's change-log record, built in <paramref name="record"/> (reused under the write lock).</summary>
+    public ReadOnlySpan<byte> Describe(ChangeRecord record) => Kind switch
+    {
+        WriteKind.Put => record.Clear().Add(KeyChangeKind.Put, First).Bytes,
+        WriteKind.Delete => record.Clear().Add(KeyChangeKind.Delete, First).Bytes,
+        WriteKind.DeleteRange => record.Clear().Add(KeyChangeKind.DeleteRange, First, Second).Bytes,
+        WriteKind.Batch => record.Clear().Add(Batch!).Bytes,
+        _ => throw new InvalidOperationException($"A {Kind} write has no change-log record."),
+    };
+
     /// <summary>Drops the references to the caller's batch and memory once the caller has its outcome.</summary>
     public void Clear()
     {
         Batch = null;
         _first = null;
         _second = null;
-        Failure = null;
-    }
-
-    /// <summary>Makes the write ready to queue with new contents (the pointers pinned until it is done), no result yet.</summary>
-    protected void Fill(byte* first, int firstLength, byte* second, int secondLength, WriteBatch? batch)
-    {
-        _first = first;
-        _firstLength = firstLength;
-        _second = second;
-        _secondLength = secondLength;
-        Batch = batch;
-        Result = -1;
-        Ticket = 0;
-        Taken = false;
-        Done = false;
         Failure = null;
     }
 }

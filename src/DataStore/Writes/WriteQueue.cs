@@ -9,8 +9,8 @@ namespace DataStore.Writes;
 /// leader ahead of it leads; the others wait until a leader has run their write or, until one has taken it, until
 /// their timeout passes. The leader runs the group and then hands each caller its own outcome.
 /// </summary>
-internal sealed class WriteQueue<TWrite>
-    where TWrite : QueuedWrite
+internal sealed class WriteQueue<TErrors>
+    where TErrors : class, IWriteErrors
 {
     /// <summary>At most this many callers share one transaction.</summary>
     public const int MaxGroup = 64;
@@ -19,7 +19,7 @@ internal sealed class WriteQueue<TWrite>
     private const long MaxGroupBytes = 4 << 20;
 
     private readonly object _gate = new();
-    private readonly List<TWrite> _pending = [];
+    private readonly List<QueuedWrite<TErrors>> _pending = [];
     private bool _leading;
 
     /// <summary>How many callers wait now (for tests).</summary>
@@ -36,11 +36,11 @@ internal sealed class WriteQueue<TWrite>
 
     /// <summary>
     /// Adds <paramref name="write"/> (its caller started at the <see cref="Stopwatch"/> timestamp <paramref name="started"/>)
-    /// and waits: true when the caller is to lead (<see cref="TakeGroup"/>, then <see cref="Finish"/>), false when
+    /// and waits: true when the caller is to lead (<see cref="TakeGroup"/>, then <see cref="Finish"/>; <see cref="CombinedWriter{TErrors}"/> does both), false when
     /// another leader has finished the write.
     /// </summary>
-    /// <exception cref="Exception">No leader took the write within its timeout (<see cref="QueuedWrite.TimedOut"/>); it was withdrawn.</exception>
-    public bool Join(TWrite write, long started)
+    /// <exception cref="Exception">No leader took the write within its timeout (<see cref="IWriteErrors.TimedOut"/>); it was withdrawn.</exception>
+    public bool Join(QueuedWrite<TErrors> write, long started)
     {
         lock (_gate)
         {
@@ -59,11 +59,11 @@ internal sealed class WriteQueue<TWrite>
                     continue;
                 }
 
-                var left = write.Timeout - Stopwatch.GetElapsedTime(started);
+                var left = write.Errors.Timeout - Stopwatch.GetElapsedTime(started);
                 if (left <= TimeSpan.Zero)
                 {
                     _pending.Remove(write);
-                    throw write.TimedOut();
+                    throw write.Errors.TimedOut();
                 }
 
                 Monitor.Wait(_gate, left);
@@ -74,7 +74,7 @@ internal sealed class WriteQueue<TWrite>
     }
 
     /// <summary>The leader, holding the writer lock, takes the waiting callers' writes (its own always among them) into <paramref name="group"/>.</summary>
-    public void TakeGroup(TWrite leader, List<TWrite> group)
+    public void TakeGroup(QueuedWrite<TErrors> leader, List<QueuedWrite<TErrors>> group)
     {
         lock (_gate)
         {
@@ -103,7 +103,7 @@ internal sealed class WriteQueue<TWrite>
     /// outcome yet), or, when the leader never took a group, withdraws its write with <paramref name="failure"/>; then
     /// wakes the waiters, one of which leads next.
     /// </summary>
-    public void Finish(TWrite leader, List<TWrite>? group, Exception? failure)
+    public void Finish(QueuedWrite<TErrors> leader, List<QueuedWrite<TErrors>>? group, Exception? failure)
     {
         lock (_gate)
         {

@@ -1,65 +1,15 @@
 using DataStore.Lmdb;
-using DataStore.Tests.Conformance;
 using DataStore.Tests.Writes;
 
 namespace DataStore.Tests.Lmdb;
 
 /// <summary>
-/// Concurrent writers share one LMDB transaction (ADR 0006), and each still gets its own outcome: a batch whose
-/// precondition fails, or a write that fails, fails alone and the others commit. Another process holds the writer
-/// lock while three callers queue, so the three are sure to meet in one transaction.
+/// Lmdb's combined writes (<see cref="WriteCombiningContract"/>; ADR 0006), with another process holding the writer lock
+/// while the callers queue, and each caller's own change-log record.
 /// </summary>
-public sealed class LmdbWriteCombiningTests : IDisposable
+public sealed class LmdbWriteCombiningTests : WriteCombiningContract
 {
     private static readonly TimeSpan Wait = QueuedWriters.Wait;
-
-    private readonly TemporaryDirectory _directory = new();
-
-    private string StorePath => _directory.Sub("store");
-
-    [Fact]
-    public async Task A_failed_precondition_in_a_combined_transaction_leaves_the_other_callers_writes_committed()
-    {
-        using (var store = LmdbTestStores.OpenSmall(StorePath, 64L << 20))
-        {
-            store.Put("cas"u8, "v1"u8);
-            PreconditionFailure? failure = null;
-            var combined = await RunQueuedBehindAnotherProcess(
-                store,
-                () => store.Put("first"u8, "1"u8),
-                () => store.TryWrite(new WriteBatch().RequireValue("cas"u8, "other"u8).Put("cas"u8, "v2"u8).Put("lost"u8, "x"u8), out failure),
-                () => store.Write(new WriteBatch().RequireValue("cas"u8, "v1"u8).Put("last"u8, "3"u8)));
-
-            Assert.Equal(1, combined);
-            Assert.NotNull(failure);
-            Assert.Equal(0, failure.Index);
-        }
-
-        using var reopened = LmdbTestStores.OpenSmall(StorePath, 64L << 20);
-        StoreAssert.Holds(reopened, "first"u8.ToArray(), "1"u8.ToArray());
-        StoreAssert.Holds(reopened, "last"u8.ToArray(), "3"u8.ToArray());
-        StoreAssert.Holds(reopened, "cas"u8.ToArray(), "v1"u8.ToArray());
-        Assert.False(reopened.HaveKey("lost"u8));
-    }
-
-    [Fact]
-    public async Task A_write_that_fails_in_a_combined_transaction_fails_alone_and_the_others_commit()
-    {
-        using var store = LmdbTestStores.OpenSmall(StorePath, 64L << 20);
-        WriteDamagedPair(store, "damaged"u8);
-        Exception? error = null;
-        var combined = await RunQueuedBehindAnotherProcess(
-            store,
-            () => store.Put("first"u8, "1"u8),
-            () => error = Record.Exception(() => store.Write(new WriteBatch().RequireValue("damaged"u8, "x"u8).Put("lost"u8, "x"u8))),
-            () => store.Put("last"u8, "3"u8));
-
-        Assert.Equal(0, combined); // the shared transaction failed, and each write ran again alone
-        Assert.IsType<StoreFormatException>(error);
-        StoreAssert.Holds(store, "first"u8.ToArray(), "1"u8.ToArray());
-        StoreAssert.Holds(store, "last"u8.ToArray(), "3"u8.ToArray());
-        Assert.False(store.HaveKey("lost"u8));
-    }
 
     [Fact]
     public async Task Each_caller_of_a_combined_transaction_gets_its_own_change_log_record_and_sequence()
@@ -88,11 +38,11 @@ public sealed class LmdbWriteCombiningTests : IDisposable
         Assert.Equal(["Put w/1", "Put w/2 Delete w/1", "DeleteRange w/3"], events.Select(e => string.Join(' ', e.Changes.Select(c => $"{c.Kind} {System.Text.Encoding.ASCII.GetString(c.Key)}"))));
     }
 
-    public void Dispose() => _directory.Dispose();
-
-    private Task<long> RunQueuedBehindAnotherProcess(LmdbStore store, params Action[] writes) => QueuedWriters.RunBehindAnotherProcess(
-        ["hold-lmdb-write-lock", StorePath, "Lmdb", "-", "3000"], () => store.Environment.CombinedCommits, () => store.Environment.PendingWrites, writes);
+    protected override IKeyValueStore Open(Durability durability) => LmdbTestStores.OpenSmall(StorePath, 64L << 20, durability, Wait);
 
     // A pair whose stored value lacks its checksum, written through LMDB directly: reading it is a damage error.
-    private static void WriteDamagedPair(LmdbStore store, ReadOnlySpan<byte> key) => LmdbTestStores.PutRaw(store, store.Environment.Dbi, key, "zz"u8);
+    protected override void PutDamagedPair(IKeyValueStore store, byte[] key) => LmdbTestStores.PutRaw((LmdbStore)store, ((LmdbStore)store).Environment.Dbi, key, "zz"u8);
+
+    protected override Task<long> RunQueuedBehindAnotherProcess(IKeyValueStore store, params Action[] writes) => QueuedWriters.RunBehindAnotherProcess(
+        ["hold-lmdb-write-lock", StorePath, "Lmdb", "-", "3000"], () => ((LmdbStore)store).Environment.CombinedCommits, () => ((LmdbStore)store).Environment.PendingWrites, writes);
 }

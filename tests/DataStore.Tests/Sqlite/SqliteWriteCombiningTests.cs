@@ -1,74 +1,18 @@
 using System.Buffers.Binary;
 using System.Globalization;
 using DataStore.Sqlite;
-using DataStore.Tests.Conformance;
 using DataStore.Tests.Writes;
 using Microsoft.Data.Sqlite;
 
 namespace DataStore.Tests.Sqlite;
 
 /// <summary>
-/// Concurrent writers share one SQLite transaction and commit (ADR 0002), and each still gets its own outcome: a batch
-/// whose precondition fails writes nothing while the others commit, and a write that fails fails alone. Another process
-/// holds SQLite's write lock while the callers queue, so they are sure to meet in one transaction.
+/// Sqlite's combined writes (<see cref="WriteCombiningContract"/>; ADR 0002), with another process holding SQLite's
+/// write lock while the callers queue, and Durable puts from many threads killed with SIGKILL.
 /// </summary>
-public sealed class SqliteWriteCombiningTests : IDisposable
+public sealed class SqliteWriteCombiningTests : WriteCombiningContract
 {
     private static readonly TimeSpan Wait = QueuedWriters.Wait;
-
-    private readonly TemporaryDirectory _directory = new();
-
-    private string StorePath => _directory.Sub("store");
-
-    [Fact]
-    public async Task Combined_writers_each_get_their_own_result_and_a_failed_precondition_writes_nothing()
-    {
-        using (var store = Open(Durability.Relaxed))
-        {
-            store.Put("cas"u8, "v1"u8);
-            store.Write(new WriteBatch().Put("range/1"u8, "x"u8).Put("range/2"u8, "x"u8));
-            PreconditionFailure? failure = null;
-            long removed = -1;
-            var combined = await RunQueuedBehindAnotherProcess(
-                store,
-                () => store.Put("first"u8, "1"u8),
-                () => store.TryWrite(new WriteBatch().RequireValue("cas"u8, "other"u8).Put("cas"u8, "v2"u8).Put("lost"u8, "x"u8), out failure),
-                () => removed = store.DeletePrefix("range/"u8),
-                () => store.Write(new WriteBatch().RequireValue("cas"u8, "v1"u8).Put("last"u8, "3"u8)));
-
-            Assert.Equal(1, combined);
-            Assert.NotNull(failure);
-            Assert.Equal(0, failure.Index);
-            Assert.Equal(2, removed);
-        }
-
-        using var reopened = KeyValueStore.Open(Options(Durability.Relaxed));
-        StoreAssert.Holds(reopened, "first"u8.ToArray(), "1"u8.ToArray());
-        StoreAssert.Holds(reopened, "last"u8.ToArray(), "3"u8.ToArray());
-        StoreAssert.Holds(reopened, "cas"u8.ToArray(), "v1"u8.ToArray());
-        Assert.False(reopened.HaveKey("lost"u8));
-        Assert.Empty(StoreAssert.Scan(reopened, "range/"u8.ToArray()));
-    }
-
-    [Fact]
-    public async Task A_write_that_fails_in_a_combined_transaction_fails_alone_and_the_others_commit()
-    {
-        using var store = Open(Durability.Durable);
-        store.Put("damaged"u8, "v"u8);
-        BreakChecksum(StorePath, "damaged"u8.ToArray());
-        Exception? error = null;
-        var combined = await RunQueuedBehindAnotherProcess(
-            store,
-            () => store.Put("first"u8, "1"u8),
-            () => error = Record.Exception(() => store.Write(new WriteBatch().RequireValue("damaged"u8, "v"u8).Put("lost"u8, "x"u8))),
-            () => store.Put("last"u8, "3"u8));
-
-        Assert.Equal(0, combined); // the shared transaction failed, and each write ran again alone
-        Assert.IsType<StoreFormatException>(error);
-        StoreAssert.Holds(store, "first"u8.ToArray(), "1"u8.ToArray());
-        StoreAssert.Holds(store, "last"u8.ToArray(), "3"u8.ToArray());
-        Assert.False(store.HaveKey("lost"u8));
-    }
 
     [Fact]
     public void Durable_puts_from_many_threads_survive_kill_9_right_after_they_are_acknowledged()
@@ -77,7 +21,7 @@ public sealed class SqliteWriteCombiningTests : IDisposable
         var random = new Random(seed);
         for (var round = 0; round < 3; round++)
         {
-            var path = _directory.Sub($"kill-{round}");
+            var path = $"{StorePath}-kill-{round}";
             var acknowledged = new List<(int Thread, int Number)>();
             using (var child = ChildProcess.Start(["threaded-put-loop", path, "Sqlite", "Durable", "8", "1000000"]))
             {
@@ -100,15 +44,17 @@ public sealed class SqliteWriteCombiningTests : IDisposable
         }
     }
 
-    public void Dispose() => _directory.Dispose();
+    protected override IKeyValueStore Open(Durability durability) =>
+        KeyValueStore.Open(new DataStoreOptions { Path = StorePath, Backend = StoreBackend.Sqlite, Durability = durability, Timeout = Wait });
 
-    private DataStoreOptions Options(Durability durability) =>
-        new() { Path = StorePath, Backend = StoreBackend.Sqlite, Durability = durability, Timeout = Wait };
+    protected override void PutDamagedPair(IKeyValueStore store, byte[] key)
+    {
+        store.Put(key, "v"u8);
+        BreakChecksum(StorePath, key);
+    }
 
-    private SqliteStore Open(Durability durability) => (SqliteStore)KeyValueStore.Open(Options(durability));
-
-    private Task<long> RunQueuedBehindAnotherProcess(SqliteStore store, params Action[] writes) => QueuedWriters.RunBehindAnotherProcess(
-        ["hold-sqlite-write-lock", StorePath, "Sqlite", "-", "3000"], () => store.Writes.CombinedCommits, () => store.Writes.PendingWrites, writes);
+    protected override Task<long> RunQueuedBehindAnotherProcess(IKeyValueStore store, params Action[] writes) => QueuedWriters.RunBehindAnotherProcess(
+        ["hold-sqlite-write-lock", StorePath, "Sqlite", "-", "3000"], () => ((SqliteStore)store).Writes.CombinedCommits, () => ((SqliteStore)store).Writes.PendingWrites, writes);
 
     // Changes the stored checksum of a pair from outside the store: reading the pair is then a damage error.
     private static void BreakChecksum(string storePath, byte[] key)

@@ -28,15 +28,6 @@ internal sealed unsafe class LmdbChangeLog(LmdbEnvironment env, LmdbErrors error
         }
     }
 
-    /// <summary>The record of <paramref name="request"/>'s commit, built in <paramref name="record"/> (reused under the write lock).</summary>
-    public static ReadOnlySpan<byte> Describe(ChangeRecord record, LmdbWriteRequest request) => request.Kind switch
-    {
-        LmdbWriteKind.Put => record.Clear().Add(KeyChangeKind.Put, request.First).Bytes,
-        LmdbWriteKind.Delete => record.Clear().Add(KeyChangeKind.Delete, request.First).Bytes,
-        LmdbWriteKind.DeleteRange => record.Clear().Add(KeyChangeKind.DeleteRange, request.First, request.Second).Bytes,
-        _ => record.Clear().Add(request.Batch!).Bytes,
-    };
-
     /// <summary>Inside a write transaction: removes every record but the latest <paramref name="retain"/>; returns how many went.</summary>
     public static long Prune(nint txn, uint feedDbi, int retain)
     {
@@ -94,7 +85,7 @@ internal sealed unsafe class LmdbChangeLog(LmdbEnvironment env, LmdbErrors error
     {
         Span<byte> count = stackalloc byte[sizeof(int)];
         BinaryPrimitives.WriteInt32LittleEndian(count, retain);
-        _ = env.Write(errors, LmdbWriteKind.PruneFeed, default, count, null, out _);
+        _ = env.Write(errors, Writes.WriteKind.PruneFeed, default, count, null, out _);
     }
 
     public void Dispose()
