@@ -110,6 +110,7 @@ internal static class Commands
             "check-fill" => ResourceFaultCommands.CheckFill(store, int.Parse(rest[0])),
             "write-through-handovers" => SharingCommands.WriteThroughHandOvers(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             "feed-writes" => FeedCommands.Writes(store, int.Parse(rest[0]), int.Parse(rest[1])),
+            "feed-put-stop" => FeedCommands.PutStoppedAt(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "feed-stamps" => FeedCommands.Stamps(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "feed-latency" => FeedCommands.Latency(store, int.Parse(rest[0])),
             "feed-idle" => FeedCommands.Idle(store, int.Parse(rest[0]), rest.Length < 2 || rest[1] != "baseline"),

@@ -24,6 +24,32 @@ internal static class FeedCommands
         return 0;
     }
 
+    /// <summary>
+    /// Puts <c>p/1</c>..<c>p/count</c> (value: the number), printing <c>ACK i</c> after each, then starts the Put of
+    /// <c>p/count+1</c> and stops it after step <paramref name="step"/> of a FileSystem logged Put, printing <c>STOPPED</c>
+    /// and waiting to be killed.
+    /// </summary>
+    public static int PutStoppedAt(IKeyValueStore store, int step, int count)
+    {
+        for (var i = 1; i <= count; i++)
+        {
+            store.Put(System.Text.Encoding.UTF8.GetBytes($"p/{i}"), BitConverter.GetBytes(i));
+            Console.WriteLine($"ACK {i}");
+        }
+
+        DataStore.FileSystem.TreeWriter.LoggedPutStepForTests = reached =>
+        {
+            if (reached == step)
+            {
+                Console.WriteLine("STOPPED");
+                Thread.Sleep(Timeout.Infinite);
+            }
+        };
+        store.Put(System.Text.Encoding.UTF8.GetBytes($"p/{count + 1}"), BitConverter.GetBytes(count + 1));
+        Console.WriteLine("NOT STOPPED");
+        return 1;
+    }
+
     /// <summary>Puts <paramref name="count"/> keys <c>lat/</c> + the monotonic clock at the put, <paramref name="pauseMs"/> apart.</summary>
     public static int Stamps(IKeyValueStore store, int count, int pauseMs)
     {

@@ -4,8 +4,9 @@ using Microsoft.Extensions.Logging;
 
 namespace DataStore.FileSystem;
 
-// The change feed (ADR 0020): with it on, every commit goes through the journal, which carries its sequence, and its record
-// is appended to the change log after the data and before the journal is removed (TreeWriter); reads hold the shared lock.
+// The change feed (ADR 0020): with it on, a single Put appends its record between its key file's pending rename and its
+// rename into place (TreeWriter.LoggedPuts); every other commit goes through the journal, which carries its sequence, and
+// appends its record before the journal is removed (TreeWriter); reads hold the shared lock.
 internal sealed partial class FileSystemStore : IChangeFeedStore
 {
     /// <summary>A backup retries its snapshot while commits keep landing between the log's read and the snapshot's.</summary>

@@ -3,18 +3,15 @@ using DataStore.Platform;
 
 namespace DataStore.FileSystem;
 
-// Single-key writes: a Put writes and flushes its key file before the write lock and only renames it under the lock;
-// with the change feed on, a Put or Delete is a one-operation journaled commit (ADR 0020).
+// Single-key writes: a Put writes and flushes its key file before the write lock and only renames it under the lock
+// (with the change feed on, appending its record first: TreeWriter.LoggedPuts); with the feed on, a Delete is a
+// one-operation journaled commit (ADR 0020).
 internal sealed partial class FileSystemStore
 {
+    private const string LoggedPutFailure = "Put (if its key file was renamed to its pending name in tmp/, the next operation on the store completes the commit, its change-log record included)";
+
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
-        if (_feed is not null)
-        {
-            Commit(new WriteBatch().Put(key, value), out _); // one journaled commit, so it has one commit point for its record
-            return;
-        }
-
         PutTrace.Begin();
         string temporary;
         try
@@ -43,7 +40,7 @@ internal sealed partial class FileSystemStore
 
         try
         {
-            directory = _writer.Publish(key, temporary);
+            directory = _feed is null ? _writer.Publish(key, temporary) : _writer.PublishLogged(key, temporary);
             parents = _writer.TakeNewParents();
             split = PendingSplit();
             _state.EndChange();
@@ -51,7 +48,7 @@ internal sealed partial class FileSystemStore
         catch (Exception e)
         {
             TemporaryFiles.Remove(temporary);
-            throw FileSystemErrors.IsFileSystemError(e) ? FileSystemErrors.Wrap(_directory, "Put", e) : e;
+            throw FileSystemErrors.IsFileSystemError(e) ? FileSystemErrors.Wrap(_directory, _feed is null ? "Put" : LoggedPutFailure, e) : e;
         }
         finally
         {
@@ -61,6 +58,7 @@ internal sealed partial class FileSystemStore
         PutTrace.Mark(PutStep.Unlock);
         AfterWrite(directory, parents, split);
         PutTrace.Mark(PutStep.Sync);
+        _feed?.Committed();
         if (PutTrace.End(out var milliseconds) is { } steps)
         {
             FileSystemLog.SlowPut(_logger, _directory, milliseconds, steps);

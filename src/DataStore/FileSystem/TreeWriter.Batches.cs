@@ -77,6 +77,7 @@ internal sealed partial class TreeWriter
             File.Delete(_journal);
         }
 
+        RecoverLoggedPuts();
         foreach (var stale in TemporaryFiles.Stale(_temporary))
         {
             File.Delete(stale);
@@ -137,6 +138,13 @@ internal sealed partial class TreeWriter
         else
         {
             TakeNewParents();
+            if (sequence > 0)
+            {
+                // Appended unsynced: the file system's sync below makes it durable with the data. Readers wait for the
+                // change counter to be even, so none sees the record before the keys it names.
+                Log.Append(sequence, record, sync: false);
+            }
+
             FileSystemSync.Sync(root);
             if (split)
             {
@@ -144,7 +152,7 @@ internal sealed partial class TreeWriter
             }
         }
 
-        if (sequence > 0)
+        if (sequence > 0 && perFile && !split)
         {
             Log.Append(sequence, record); // after the data, so a subscriber can read what it names; before the journal goes
         }

@@ -114,6 +114,59 @@ public sealed class FileSystemChangeLogTests : IDisposable
         Assert.Equal((StoreChangeKind.Resynchronize, 20L), (first.Kind, first.Sequence));
     }
 
+    /// <summary>
+    /// A writer killed with kill -9 after each step of a logged Put (1 key file renamed to its pending name, 2 tmp/ synced,
+    /// 3 record appended, 4 renamed into place): the next open completes the commit, so every acknowledged Put and the
+    /// killed one are there, each with exactly one event in order, and no pending file is left.
+    /// </summary>
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    [InlineData(4)]
+    public async Task A_Put_killed_at_each_step_is_completed_with_exactly_one_record(int step)
+    {
+        var seed = Random.Shared.Next();
+        var count = 1 + new Random(seed).Next(8);
+        var context = $"step {step}, seed {seed}, {count} acknowledged Puts";
+        using (Open())
+        {
+            // Created with the feed on; the child opens it as it is.
+        }
+
+        using (var writer = ChildProcess.Start(["feed-put-stop", StorePath, nameof(StoreBackend.FileSystem), "-", step.ToString(System.Globalization.CultureInfo.InvariantCulture), count.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
+        {
+            writer.WaitForLine(line => line == "STOPPED", TimeSpan.FromSeconds(60));
+            writer.KillHard();
+        }
+
+        using var store = Open();
+        Assert.True(count + 1 == store.ChangeSequence(), $"{context}: the log ends at {store.ChangeSequence()}");
+        var events = new List<StoreChange>();
+        using (var timeout = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken))
+        {
+            timeout.CancelAfter(TimeSpan.FromSeconds(30));
+            await foreach (var change in store.Watch([], 0, timeout.Token))
+            {
+                events.Add(change);
+                if (change.Sequence == count + 1)
+                {
+                    break;
+                }
+            }
+        }
+
+        for (var i = 1; i <= count + 1; i++)
+        {
+            var change = events[i - 1];
+            var key = $"p/{i}";
+            Assert.True((i, KeyChangeKind.Put, key) == (change.Sequence, change.Changes.Single().Kind, System.Text.Encoding.UTF8.GetString(change.Changes.Single().Key)), $"{context}: event {i}");
+            Assert.True(store.Get(System.Text.Encoding.UTF8.GetBytes(key)) is { } value && BitConverter.ToInt32(value) == i, $"{context}: {key} is missing or wrong");
+        }
+
+        Assert.Empty(Directory.GetFiles(Path.Combine(StorePath, "tmp")));
+    }
+
     public void Dispose() => _directory.Dispose();
 
     private IKeyValueStore Open(int retention = 1000) => KeyValueStore.Open(new DataStoreOptions

@@ -31,10 +31,25 @@ internal sealed class ChangeLogFiles(string store)
     /// <exception cref="StoreFormatException">The last segment ends in bytes that are not a whole frame.</exception>
     public long Latest() => CurrentTail(repairUpTo: 0).Latest;
 
-    /// <summary>Appends commit <paramref name="sequence"/> (the latest plus one), synced to disk before it returns.</summary>
-    public void Append(long sequence, ReadOnlySpan<byte> record)
+    /// <summary>
+    /// Appends commit <paramref name="sequence"/> (the latest plus one), synced to disk before it returns unless
+    /// <paramref name="sync"/> is false (the caller then syncs the whole file system before the commit ends). Call after
+    /// <see cref="Latest"/> or <see cref="Recover"/> under the same hold of the exclusive lock: the end they found is
+    /// trusted, so an append costs no second <c>stat</c> of the segment.
+    /// </summary>
+    public void Append(long sequence, ReadOnlySpan<byte> record, bool sync = true)
     {
-        var tail = CurrentTail(repairUpTo: 0);
+        Tail tail;
+        lock (_gate)
+        {
+            tail = _tail;
+        }
+
+        if (tail.Latest != sequence - 1)
+        {
+            tail = CurrentTail(repairUpTo: 0);
+        }
+
         if (sequence != tail.Latest + 1)
         {
             throw new DataStoreException(StoreFailure.Engine, store, StoreBackend.FileSystem,
@@ -56,18 +71,12 @@ internal sealed class ChangeLogFiles(string store)
             return;
         }
 
-        using (var file = new FileStream(tail.Segment, FileMode.Open, FileAccess.Write, FileShare.ReadWrite | FileShare.Delete, 1))
-        {
-            file.Position = tail.Length;
-            file.Write(frame);
-            file.Flush(flushToDisk: true);
-        }
-
+        SegmentWrite.Append(tail.Segment, tail.Length, frame, sync);
         Remember(tail with { Length = tail.Length + frame.Length, Latest = sequence });
     }
 
     /// <summary>
-    /// After a dead writer's journal of commit <paramref name="sequence"/> was replayed: cuts the torn frame it may have left,
+    /// After a dead writer's journal or pending Put of commit <paramref name="sequence"/> was replayed: cuts the torn frame it may have left,
     /// then appends the commit's record unless the log already ends with it.
     /// </summary>
     /// <exception cref="StoreFormatException">The log does not end just before or at the commit, or more than a torn frame is broken.</exception>
@@ -90,7 +99,7 @@ internal sealed class ChangeLogFiles(string store)
         if (latest != sequence - 1)
         {
             throw new StoreFormatException(StoreFailure.Corrupt, store, StoreBackend.FileSystem,
-                $"the journal holds commit {sequence}, but the change log '{_folder}' ends at commit {latest}.");
+                $"the unfinished commit {sequence} (its journal or pending key file) does not follow the change log '{_folder}', which ends at commit {latest}.");
         }
 
         Append(sequence, record);

@@ -3,7 +3,7 @@ namespace DataStore.ChangeFeed.FileSystem;
 /// <summary>
 /// The FileSystem part of the change feed, as the shared reader and pruner see it: reads of <see cref="ChangeLogFiles"/>
 /// (the store runs them under its shared lock, completing a dead writer's change first) and prunes under its write lock.
-/// The records themselves are appended by the store's writer in the commit step of its journal (ADR 0020).
+/// The records themselves are appended by the store's writer, in a single Put's commit or in its journal's (ADR 0020).
 /// </summary>
 internal sealed class FileSystemChangeLog(ChangeLogFiles files, int retention, Action<Action> underWriteLock) : IChangeLog
 {
