@@ -226,9 +226,10 @@ internal sealed partial class LmdbEnvironment
     private nint BeginWriteLocked(LmdbErrors errors)
     {
         var env = Handle(errors);
+        PinBeforeWriteLocked(errors);
         while (true)
         {
-            var rc = LmdbNative.TxnBegin(env, 0, 0, out var txn);
+            var rc = LmdbNative.TxnBegin(env, 0, WriteFlags, out var txn);
             if (rc != LmdbNative.MapResized)
             {
                 errors.Check(rc, "beginning a write transaction");
