@@ -10,6 +10,9 @@ namespace DataStore.Lmdb;
 /// </summary>
 internal sealed partial class LmdbEnvironment
 {
+    private const uint GrowthBeforeCheckpoint = 256;
+    private const long WrittenBeforeCheckpoint = 1 << 20;
+
     private static readonly TimeSpan RestoreAttempt = TimeSpan.FromMilliseconds(50);
 
     // Null where the boot cannot be told apart (not Linux, or no boot id): then every commit syncs its pages, as before.
@@ -17,6 +20,8 @@ internal sealed partial class LmdbEnvironment
     private LmdbErrors? _syncErrors;
     private nint _pin;
     private ulong _pinned;
+    private nuint _pinnedLastPage;
+    private long _writtenSincePin;
     private int _durableStores;
 
     /// <summary>True when commits skip their page sync now: a synced state is recorded and pinned, and no Durable store of this process shares the environment.</summary>
@@ -92,11 +97,15 @@ internal sealed partial class LmdbEnvironment
         file.Flush(flushToDisk: true);
     }
 
-    /// <summary>After the environment opened: records and pins the synced state before any write, then lets other processes open.</summary>
+    /// <summary>
+    /// After the environment opened: an open that restored (or held the lock to) records the state it opened at, in
+    /// this boot, before other processes may open; otherwise the first write records and pins (so an open never waits
+    /// for another process's writer).
+    /// </summary>
     private void FinishOpen(LmdbFileLock openFile, LmdbErrors errors, bool exclusive)
     {
         _syncErrors = errors;
-        if (_syncedState is not null)
+        if (_syncedState is not null && exclusive)
         {
             Checkpoint();
         }
@@ -183,7 +192,7 @@ internal sealed partial class LmdbEnvironment
                 return 0;
             });
             (pin, _pin) = (_pin, pin);
-            _pinned = info.LastTransaction;
+            (_pinned, _pinnedLastPage, _writtenSincePin) = (info.LastTransaction, info.LastPage, 0);
         }
         finally
         {
@@ -213,6 +222,24 @@ internal sealed partial class LmdbEnvironment
     private void PinBeforeWriteLocked(LmdbErrors errors)
     {
         if (_syncedState is not null && _pin == 0)
+        {
+            CheckpointLocked(errors);
+        }
+    }
+
+    // Holding the writer locks, after a commit of about `bytes`: pages freed since the pin cannot be reused, so after
+    // WrittenBeforeCheckpoint bytes, or once the file has grown by GrowthBeforeCheckpoint pages past the pin, record and
+    // pin again (it bounds the growth a burst of writes causes to about twice that).
+    private void CheckpointIfGrownLocked(LmdbErrors errors, long bytes)
+    {
+        if (_pin == 0)
+        {
+            return;
+        }
+
+        _writtenSincePin += bytes;
+        if (_writtenSincePin > WrittenBeforeCheckpoint ||
+            (LmdbNative.EnvInfoOf(_env, out var info) == LmdbNative.Success && info.LastPage > _pinnedLastPage + GrowthBeforeCheckpoint))
         {
             CheckpointLocked(errors);
         }

@@ -212,6 +212,7 @@ internal sealed partial class LmdbEnvironment
             }
 
             errors.Check(rc, "committing");
+            CheckpointIfGrownLocked(errors, SizeHint(group, start, count));
             var ticket = Sync.Committed();
             for (var i = start; i < start + count; i++)
             {
