@@ -81,7 +81,7 @@ public sealed class LmdbRelaxedCommitTests : IDisposable
     }
 
     [Fact]
-    public void Two_processes_write_one_is_killed_and_every_acknowledged_write_of_both_is_there_after_a_restart_of_the_survivor()
+    public void Two_processes_write_one_is_killed_and_after_the_next_writer_records_a_restart_keeps_every_acknowledged_write_of_both()
     {
         Assert.SkipUnless(OperatingSystem.IsLinux(), "the boot id that tells a restart apart is read on Linux only");
         using (KeyValueStore.Open(new DataStoreOptions { Path = StorePath, Backend = StoreBackend.Lmdb }))
