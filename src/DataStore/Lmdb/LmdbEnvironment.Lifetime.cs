@@ -25,11 +25,13 @@ internal sealed partial class LmdbEnvironment
         {
             // Every process holds the open lock shared; Compact, and the conversion of an LMDB 0.9 file, take it
             // exclusive to replace the data file.
-            if (!Files.LmdbOpenCheck.ConvertIfOld(directory, environment._dataFile, openFile, errors) || !openFile.TryTake(exclusive: false, errors.Timeout))
+            if (!Files.LmdbOpenCheck.ConvertIfOld(directory, environment._dataFile, openFile, errors))
             {
                 throw new StoreTimeoutException(directory, StoreBackend.Lmdb, errors.Timeout,
                     $"another process kept the store locked (for Compact, or open while this one converts it from LMDB 0.9) longer than the timeout ({errors.Timeout.TotalSeconds:0.###} s).");
             }
+
+            var exclusive = environment.TakeOpenLock(openFile, errors); // puts the last synced state back after a restart
 
             StoreFiles.Guard(directory, StoreBackend.Lmdb, () =>
             {
@@ -37,6 +39,7 @@ internal sealed partial class LmdbEnvironment
                 return 0;
             });
             environment.OpenHandle(errors, initialMapSize);
+            environment.FinishOpen(openFile, errors, exclusive); // a recorded, pinned synced state before any write or reader check
             environment.CheckReaders(errors);
             return environment;
         }
@@ -131,6 +134,7 @@ internal sealed partial class LmdbEnvironment
         }
 
         CloseIdleCursors();
+        DropPin();
         _readers.Drain(LmdbNative.TxnAbort);
         foreach (var seat in Gate.Seats())
         {
@@ -155,8 +159,16 @@ internal sealed partial class LmdbEnvironment
     {
         var clock = Stopwatch.StartNew();
         string? blocker = null;
-        while (!TryCompact(errors, clock, ref blocker))
+        var compacted = false;
+        while (true)
         {
+            // Between syncs, and before the writer locks: a sync takes the writer locks itself (to pin and record).
+            Sync.RunBetweenSyncs(() => compacted = TryCompact(errors, clock, ref blocker));
+            if (compacted)
+            {
+                return;
+            }
+
             if (clock.Elapsed >= errors.Timeout)
             {
                 throw blocker is null ? errors.TimedOut() : new StoreTimeoutException(Directory, StoreBackend.Lmdb, errors.Timeout, blocker);
@@ -238,22 +250,22 @@ internal sealed partial class LmdbEnvironment
                 file.Flush(flushToDisk: true);
             }
 
-            Sync.RunBetweenSyncs(() =>
+            ForgetSyncedState(errors); // the record names the old file's meta pages
+            Gate.BeginExclusive();
+            try
             {
-                Gate.BeginExclusive();
-                try
-                {
-                    CloseEnvironment();
-                    File.Move(copy, _dataFile, overwrite: true);
-                    Platform.DirectorySync.Sync(Directory);
-                    OpenHandle(errors, size);
-                    errors.Check(LmdbNative.EnvSetMapSize(_env, (nuint)size), "restoring the map size after Compact");
-                }
-                finally
-                {
-                    Gate.EndExclusive();
-                }
-            });
+                CloseEnvironment();
+                File.Move(copy, _dataFile, overwrite: true);
+                Platform.DirectorySync.Sync(Directory);
+                OpenHandle(errors, size);
+                errors.Check(LmdbNative.EnvSetMapSize(_env, (nuint)size), "restoring the map size after Compact");
+            }
+            finally
+            {
+                Gate.EndExclusive();
+            }
+
+            PinBeforeWriteLocked(errors);
             return 0;
         });
     }

@@ -131,6 +131,7 @@ internal sealed partial class LmdbEnvironment : IWriteGroupRunner<LmdbErrors>
             }
 
             errors.Check(rc, "committing");
+            CheckpointIfGrownLocked(errors, SizeHint(group, start, count));
             return Sync.Committed();
         }
     }
@@ -139,9 +140,10 @@ internal sealed partial class LmdbEnvironment : IWriteGroupRunner<LmdbErrors>
     private nint BeginWriteLocked(LmdbErrors errors)
     {
         var env = Handle(errors);
+        PinBeforeWriteLocked(errors);
         while (true)
         {
-            var rc = LmdbNative.TxnBegin(env, 0, 0, out var txn);
+            var rc = LmdbNative.TxnBegin(env, 0, WriteFlags, out var txn);
             if (rc != LmdbNative.MapResized)
             {
                 errors.Check(rc, "beginning a write transaction");

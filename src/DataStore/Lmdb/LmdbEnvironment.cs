@@ -44,8 +44,9 @@ internal sealed partial class LmdbEnvironment
         _dataFile = System.IO.Path.Combine(directory, DataFile);
         _writers = writers;
         _openFile = openFile;
-        // One mdb_env_sync covers every commit made before it began.
-        Sync = new GroupSync(() => LmdbException.Check(LmdbNative.EnvSync(_env, 1)));
+        _syncedState = SyncedStateFor(directory);
+        // One sync covers every commit made before it began.
+        Sync = new GroupSync(SyncNow);
     }
 
     public string Directory { get; }
@@ -75,19 +76,26 @@ internal sealed partial class LmdbEnvironment
     }
 
     /// <summary>Opens the environment of <paramref name="directory"/>, or shares the one this process has open.</summary>
-    public static LmdbEnvironment Acquire(string directory, LmdbErrors errors, long initialMapSize, bool checksums)
+    public static LmdbEnvironment Acquire(string directory, LmdbErrors errors, long initialMapSize, bool checksums, Durability durability)
     {
         lock (RegistryGate)
         {
-            if (Registry.TryGetValue(directory, out var open))
+            if (!Registry.TryGetValue(directory, out var environment))
             {
-                Interlocked.Increment(ref open._references);
-                return open;
+                environment = Open(directory, errors, initialMapSize);
+                environment.Checksums = checksums;
+                Registry.Add(directory, environment);
+            }
+            else
+            {
+                Interlocked.Increment(ref environment._references);
             }
 
-            var environment = Open(directory, errors, initialMapSize);
-            environment.Checksums = checksums;
-            Registry.Add(directory, environment);
+            if (durability == Durability.Durable)
+            {
+                environment.AddDurableStore();
+            }
+
             return environment;
         }
     }

@@ -33,7 +33,8 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
         _errors = errors;
         _durability = durability;
         _logger = logger;
-        _backgroundSync = BackgroundSync.StartIfRelaxed(durability, options.SyncInterval, SyncInBackground);
+        // Durable stores too keep the timer when commits may skip their sync: it lets an idle process's pin go (ADR 0006).
+        _backgroundSync = BackgroundSync.StartIfRelaxed(env.HasSyncedState ? Durability.Relaxed : durability, options.SyncInterval, SyncInBackground);
     }
 
     public override string Path => _errors.Directory;
@@ -55,7 +56,7 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
     public static LmdbStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, long initialMapSize, bool checksums = true)
     {
         var errors = new LmdbErrors(directory, options.Timeout);
-        var env = LmdbEnvironment.Acquire(directory, errors, initialMapSize, checksums);
+        var env = LmdbEnvironment.Acquire(directory, errors, initialMapSize, checksums, durability);
         return new LmdbStore(env, errors, durability, options, logger);
     }
 
@@ -284,6 +285,7 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
         try
         {
             _env.Sync.SyncIfDirty();
+            _env.ReleaseIdlePin();
             _env.CheckReaders(_errors);
         }
         catch (Exception e) when (e is LmdbException or DataStoreException)

@@ -14,6 +14,9 @@ internal sealed class GroupSync(Action sync)
     private long _synced;
     private bool _syncing;
 
+    /// <summary>True when a commit was recorded that no finished sync covers yet.</summary>
+    public bool Dirty => Volatile.Read(ref _synced) < Volatile.Read(ref _committed);
+
     /// <summary>Records a commit and returns its ticket for <see cref="WaitUntilSynced"/>; call right after the commit.</summary>
     public long Committed() => Interlocked.Increment(ref _committed);
 

@@ -49,15 +49,27 @@ public sealed class LmdbTruncatedFileTests : IDisposable
         // not write a page that was freed in the transaction that made it). Shortening the file by exactly its
         // trailing free pages makes such a file; it must open with every pair.
         var path = StoreWithPairs();
+        var dataFile = Path.Combine(path, "store.lmdb");
         using (var store = KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = StoreBackend.Lmdb }))
         {
             store.DeletePrefix("key/"u8);
-            store.Put("after/1"u8, "1"u8);
-            store.Put("after/2"u8, "2"u8);
         }
 
-        var dataFile = Path.Combine(path, "store.lmdb");
-        var (firstTrailingFree, pageSize, lastPage) = TrailingFreePages(path, dataFile);
+        // Each open pins the synced state (ADR 0006), so pages freed in one session are reused in a later one: write
+        // in sessions until the file ends in free pages.
+        var (firstTrailingFree, pageSize, lastPage) = (0UL, 0, 0UL);
+        for (var session = 1; session <= 6 && (session <= 2 || firstTrailingFree > lastPage); session++)
+        {
+            using (var store = KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = StoreBackend.Lmdb }))
+            {
+                store.Delete("after/1"u8);
+                store.Put("after/1"u8, "1"u8);
+                store.Put("after/2"u8, "2"u8);
+            }
+
+            (firstTrailingFree, pageSize, lastPage) = TrailingFreePages(path, dataFile);
+        }
+
         Assert.True(firstTrailingFree <= lastPage, $"the store should end in free pages (last page {lastPage})");
         using (var file = new FileStream(dataFile, FileMode.Open))
         {

@@ -1,0 +1,294 @@
+using System.Diagnostics;
+using DataStore.Platform;
+
+namespace DataStore.Lmdb;
+
+/// <summary>
+/// Relaxed commits without a sync (ADR 0006, "Relaxed commits without a sync"): each sync pins the transaction it
+/// covers with a read transaction (so LMDB reuses none of its pages), syncs, and records both meta pages in
+/// <see cref="LmdbSyncedState"/>; an open after a restart of the machine puts the recorded meta pages back.
+/// </summary>
+internal sealed partial class LmdbEnvironment
+{
+    private const uint GrowthBeforeCheckpoint = 256;
+    private const long WrittenBeforeCheckpoint = 1 << 20;
+
+    private static readonly TimeSpan RestoreAttempt = TimeSpan.FromMilliseconds(50);
+
+    // Null where the boot cannot be told apart (not Linux, or no boot id): then every commit syncs its pages, as before.
+    private readonly LmdbSyncedState? _syncedState;
+    private LmdbErrors? _syncErrors;
+    private nint _pin;
+    private ulong _pinned;
+    private nuint _pinnedLastPage;
+    private long _writtenSincePin;
+    private int _durableStores;
+
+    /// <summary>True when commits skip their page sync now: a synced state is recorded and pinned, and no Durable store of this process shares the environment.</summary>
+    internal bool CommitsWithoutSync => _syncedState is not null && _pin != 0 && Volatile.Read(ref _durableStores) == 0;
+
+    /// <summary>True where commits may skip their sync (the boot can be told apart): the synced state is recorded.</summary>
+    internal bool HasSyncedState => _syncedState is not null;
+
+    private static LmdbSyncedState? SyncedStateFor(string directory) =>
+        OperatingSystem.IsLinux() && BootIdentity.Current != 0 ? new LmdbSyncedState(System.IO.Path.Combine(directory, LmdbSyncedState.FileName)) : null;
+
+    private uint WriteFlags => CommitsWithoutSync ? LmdbNative.NoSync : 0;
+
+    /// <summary>
+    /// Takes the open lock: shared, unless the machine restarted since the recorded synced state and the data file's
+    /// meta pages moved past it; then exclusive (so one process restores), and puts the recorded meta pages back.
+    /// Returns true when it holds the lock exclusive (released to shared by <see cref="FinishOpen"/>).
+    /// </summary>
+    private bool TakeOpenLock(LmdbFileLock openFile, LmdbErrors errors)
+    {
+        var clock = Stopwatch.StartNew();
+        while (true)
+        {
+            if (RecordToRestore() is null)
+            {
+                if (openFile.TryTake(exclusive: false, Left(errors, clock)))
+                {
+                    return false;
+                }
+            }
+            else if (openFile.TryTake(exclusive: true, RestoreAttempt))
+            {
+                if (RecordToRestore() is { } record)
+                {
+                    StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
+                    {
+                        Restore(record);
+                        return 0;
+                    });
+                }
+
+                return true;
+            }
+
+            if (clock.Elapsed >= errors.Timeout)
+            {
+                throw new StoreTimeoutException(Directory, StoreBackend.Lmdb, errors.Timeout,
+                    $"another process kept the store locked (for Compact, or while it restored the last synced state after a restart) longer than the timeout ({errors.Timeout.TotalSeconds:0.###} s).");
+            }
+        }
+    }
+
+    // The record to put back: the machine restarted since it was written and the data file's meta pages differ from it.
+    private LmdbSyncedState.Record? RecordToRestore()
+    {
+        if (_syncedState is null || !File.Exists(_dataFile))
+        {
+            return null;
+        }
+
+        return StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
+            _syncedState.Read() is { } record && record.Boot != BootIdentity.Current && !ReadMetas(record.PageSize).AsSpan().SequenceEqual(record.Metas)
+                ? record
+                : null);
+    }
+
+    // Before any process of this boot opened the environment: writes the recorded meta pages back and syncs them.
+    private void Restore(LmdbSyncedState.Record record)
+    {
+        using var file = new FileStream(_dataFile, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite);
+        RandomAccess.Write(file.SafeFileHandle, record.Metas.AsSpan(0, LmdbSyncedState.MetaBytes), 0);
+        RandomAccess.Write(file.SafeFileHandle, record.Metas.AsSpan(LmdbSyncedState.MetaBytes), record.PageSize);
+        file.Flush(flushToDisk: true);
+    }
+
+    /// <summary>
+    /// After the environment opened: an open that restored (or held the lock to) records the state it opened at, in
+    /// this boot, before other processes may open; otherwise the first write records and pins (so an open never waits
+    /// for another process's writer).
+    /// </summary>
+    private void FinishOpen(LmdbFileLock openFile, LmdbErrors errors, bool exclusive)
+    {
+        _syncErrors = errors;
+        if (_syncedState is not null && exclusive)
+        {
+            Checkpoint();
+        }
+
+        if (exclusive)
+        {
+            _ = openFile.TryTake(exclusive: false, TimeSpan.MaxValue);
+        }
+    }
+
+    /// <summary>Counts a Durable store of this process: from then on every commit syncs its pages.</summary>
+    internal void AddDurableStore() => Interlocked.Increment(ref _durableStores);
+
+    // The group sync's action: a plain mdb_env_sync, or, with a synced state, a checkpoint under the writer locks.
+    private void SyncNow()
+    {
+        if (_syncedState is null)
+        {
+            LmdbException.Check(LmdbNative.EnvSync(_env, 1));
+            return;
+        }
+
+        Checkpoint();
+    }
+
+    private void Checkpoint()
+    {
+        var errors = _syncErrors!;
+        if (!Monitor.TryEnter(_writeLock, errors.Timeout))
+        {
+            throw errors.TimedOut();
+        }
+
+        try
+        {
+            if (_env == 0)
+            {
+                return;
+            }
+
+            if (!TakeWriters(errors, errors.Timeout))
+            {
+                throw errors.TimedOut();
+            }
+
+            try
+            {
+                CheckpointLocked(errors);
+            }
+            finally
+            {
+                _writers.Release();
+            }
+        }
+        finally
+        {
+            Monitor.Exit(_writeLock);
+        }
+    }
+
+    /// <summary>
+    /// Holding both writer locks: pins the current transaction, syncs the file, records its meta pages, and only then
+    /// lets the previous pin go, so the recorded state's pages are on disk and never reused while it is the newest record.
+    /// </summary>
+    private void CheckpointLocked(LmdbErrors errors)
+    {
+        var env = Handle(errors);
+        nint pin;
+        int rc;
+        while ((rc = LmdbNative.TxnBegin(env, 0, LmdbNative.ReadOnly, out pin)) == LmdbNative.MapResized)
+        {
+            ResizeLocked(0, errors);
+        }
+
+        errors.Check(rc, "pinning the synced state");
+        try
+        {
+            errors.Check(LmdbNative.EnvSync(env, 1), "syncing");
+            errors.Check(LmdbNative.EnvInfoOf(env, out var info), "reading the environment");
+            errors.Check(LmdbNative.Stat(pin, LmdbNative.MainDbi, out var stat), "reading the page size");
+            StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
+            {
+                _syncedState!.Write(new LmdbSyncedState.Record(info.LastTransaction, BootIdentity.Current, stat.PageSize, ReadMetas(stat.PageSize)));
+                return 0;
+            });
+            (pin, _pin) = (_pin, pin);
+            (_pinned, _pinnedLastPage, _writtenSincePin) = (info.LastTransaction, info.LastPage, 0);
+        }
+        finally
+        {
+            if (pin != 0)
+            {
+                LmdbNative.TxnAbort(pin);
+            }
+        }
+    }
+
+    /// <summary>Lets this process's pin go when it committed nothing since and others moved on, so LMDB can reuse pages; its next write records and pins again.</summary>
+    internal void ReleaseIdlePin()
+    {
+        lock (_writeLock)
+        {
+            if (_pin == 0 || _env == 0 || Sync.Dirty || LmdbNative.EnvInfoOf(_env, out var info) != LmdbNative.Success || info.LastTransaction <= _pinned)
+            {
+                return;
+            }
+
+            LmdbNative.TxnAbort(_pin);
+            _pin = 0;
+        }
+    }
+
+    // Holding the writer locks, before a write transaction: a process writes only while it holds a pin at or before the newest record.
+    private void PinBeforeWriteLocked(LmdbErrors errors)
+    {
+        if (_syncedState is not null && _pin == 0)
+        {
+            CheckpointLocked(errors);
+        }
+    }
+
+    // Holding the writer locks, after a commit of about `bytes`: pages freed since the pin cannot be reused, so after
+    // WrittenBeforeCheckpoint bytes, or once the file has grown by GrowthBeforeCheckpoint pages past the pin, record and
+    // pin again (it bounds the growth a burst of writes causes to about twice that).
+    private void CheckpointIfGrownLocked(LmdbErrors errors, long bytes)
+    {
+        if (_pin == 0)
+        {
+            return;
+        }
+
+        _writtenSincePin += bytes;
+        if (_writtenSincePin > WrittenBeforeCheckpoint ||
+            (LmdbNative.EnvInfoOf(_env, out var info) == LmdbNative.Success && info.LastPage > _pinnedLastPage + GrowthBeforeCheckpoint))
+        {
+            CheckpointLocked(errors);
+        }
+    }
+
+    private void DropPin()
+    {
+        if (_pin != 0)
+        {
+            LmdbNative.TxnAbort(_pin);
+            _pin = 0;
+        }
+    }
+
+    // Before the data file is replaced (Compact): with everything synced, a missing record means "open as is".
+    private void ForgetSyncedState(LmdbErrors errors)
+    {
+        if (_syncedState is null)
+        {
+            return;
+        }
+
+        errors.Check(LmdbNative.EnvSync(Handle(errors), 1), "syncing before Compact");
+        StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
+        {
+            _syncedState.Delete();
+            return 0;
+        });
+    }
+
+    private byte[] ReadMetas(uint pageSize)
+    {
+        var metas = new byte[2 * LmdbSyncedState.MetaBytes];
+        var fd = PosixFile.OpenRead(System.Text.Encoding.UTF8.GetBytes(_dataFile + "\0"));
+        if (fd < 0)
+        {
+            throw new FileNotFoundException($"The LMDB data file '{_dataFile}' is missing.", _dataFile);
+        }
+
+        try
+        {
+            _ = PosixFile.ReadAt(fd, metas.AsSpan(0, LmdbSyncedState.MetaBytes), 0);
+            _ = PosixFile.ReadAt(fd, metas.AsSpan(LmdbSyncedState.MetaBytes), pageSize);
+        }
+        finally
+        {
+            PosixFile.CloseFile(fd);
+        }
+
+        return metas;
+    }
+}
