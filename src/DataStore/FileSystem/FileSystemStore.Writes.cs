@@ -61,6 +61,7 @@ internal sealed partial class FileSystemStore
         PutTrace.Mark(PutStep.Unlock);
         AfterWrite(directory, parents, split);
         PutTrace.Mark(PutStep.Sync);
+        PrepareSplitIfWanted();
         if (PutTrace.End(out var milliseconds) is { } steps)
         {
             FileSystemLog.SlowPut(_logger, _directory, milliseconds, steps);
