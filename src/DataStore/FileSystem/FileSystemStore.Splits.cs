@@ -1,3 +1,5 @@
+using System.Diagnostics;
+
 namespace DataStore.FileSystem;
 
 // Splits prepared beside the writers (SplitPreparation, ADR 0008): a write that finds its leaf three quarters full asks
@@ -6,6 +8,8 @@ internal sealed partial class FileSystemStore
 {
     private readonly HashSet<string> _declined = [];
     private int _preparing;
+    private int _holds;
+    private double _longestHold;
 
     /// <summary>Starts preparing the split a write asked for, if none runs in this process; call after the write lock is let go.</summary>
     private void PrepareSplitIfWanted()
@@ -38,9 +42,17 @@ internal sealed partial class FileSystemStore
 
             try
             {
-                if (!new SplitPreparation(_directory, _layout, _state, _maxEntries, UnderWriteLock, () => IsDisposed).Run(prefix))
+                var begun = Stopwatch.GetTimestamp();
+                (_holds, _longestHold) = (0, 0);
+                var preparation = new SplitPreparation(_directory, _layout, _state, _maxEntries, UnderWriteLock, () => IsDisposed);
+                if (!preparation.Run(prefix))
                 {
                     Decline(prefix);
+                }
+                else if (preparation.Changes >= 0)
+                {
+                    FileSystemLog.SplitPrepared(_logger, Convert.ToHexString(prefix), _directory, _holds, _longestHold, preparation.Changes,
+                        Stopwatch.GetElapsedTime(begun).TotalMilliseconds);
                 }
             }
             finally
@@ -72,6 +84,7 @@ internal sealed partial class FileSystemStore
     private bool UnderWriteLock(Func<bool> step)
     {
         _locks.EnterWrite();
+        var held = Stopwatch.GetTimestamp();
         try
         {
             if ((_state.Changes & 1) != 0)
@@ -87,6 +100,8 @@ internal sealed partial class FileSystemStore
         finally
         {
             _locks.ExitWrite();
+            _holds++;
+            _longestHold = Math.Max(_longestHold, Stopwatch.GetElapsedTime(held).TotalMilliseconds);
         }
     }
 }

@@ -31,6 +31,9 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
     /// <inheritdoc cref="BeforePublishForTests"/>
     internal static Action<string>? AfterPublishForTests;
 
+    /// <summary>Names the publish relinked or unlinked under the lock; -1 until it published.</summary>
+    public int Changes { get; private set; } = -1;
+
     /// <summary>Test hook: called under the lock when a split is published, with how many names it relinked or unlinked there.</summary>
     internal static Action<string, int>? PublishedForTests;
 
@@ -260,6 +263,7 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
         state.ForgetCount(_prefix);
         layout.NodeOf(_prefix).MarkSplit();
         state.BumpLayout();
+        Changes = changes;
         PublishedForTests?.Invoke(root, changes);
         outcome = Outcome.Published;
         return true;
