@@ -14,8 +14,8 @@ namespace DataStore.FileSystem;
 internal sealed class SplitPreparation(string root, Layout layout, SharedState state, int maxEntries, Func<Func<bool>, bool> underWriteLock, Func<bool> stopping)
 {
     private const int LinksPerStep = 256;
-    private const int PublishRounds = 3;
-    private const int FewRelinks = 16;
+    private const int PublishRounds = 6;
+    private const int FewRelinks = 4;
     private static readonly TimeSpan StepTime = TimeSpan.FromMilliseconds(10);
 
     private readonly Guid _token = Guid.NewGuid();
