@@ -8,8 +8,7 @@ namespace DataStore.FileSystem;
 /// made inside the leaf (invisible: a leaf's readers list only its files), in steps that hold the write lock a few
 /// milliseconds each; one file system sync makes the links durable; the publish, under the lock, relinks only the names
 /// whose file changed since (an inode compare per name, no data moved), syncs what it relinked and writes the marker;
-/// the leaf's old names go afterwards. <see cref="PreparedSplitRecord"/> lets recovery undo or finish each stage. Runs
-/// on a background thread, one leaf at a time per store; every failure leaves what recovery undoes.
+/// the leaf's old names go afterwards. <see cref="PreparedSplitRecord"/> lets recovery undo or finish each stage. Runs on the thread pool.
 /// </summary>
 internal sealed class SplitPreparation(string root, Layout layout, SharedState state, int maxEntries, Func<Func<bool>, bool> underWriteLock, Func<bool> stopping)
 {
@@ -26,10 +25,7 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
     private PreparedChildren? _dirs;
 
     /// <summary>Test hooks, given the store's directory: called outside the lock before the publish, and after it (before the old names go).</summary>
-    internal static Action<string>? BeforePublishForTests;
-
-    /// <inheritdoc cref="BeforePublishForTests"/>
-    internal static Action<string>? AfterPublishForTests;
+    internal static Action<string>? BeforePublishForTests, AfterPublishForTests;
 
     /// <summary>Names the publish relinked or unlinked under the lock; -1 until it published.</summary>
     public int Changes { get; private set; } = -1;
