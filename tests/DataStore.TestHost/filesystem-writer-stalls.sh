@@ -22,6 +22,7 @@ trap 'rm -rf "$DIR"' EXIT
 dotnet "$HOST" fill-bench "$STORE" FileSystem Relaxed "$KEYS" >/dev/null
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$DIR/steps.txt"
+: >"$DIR/splits.txt"
 echo "| case | command took | puts | median | p99 | worst | puts over 100 ms |"
 echo "|---|---|---|---|---|---|---|"
 for case in $CASES; do
@@ -39,6 +40,7 @@ for case in $CASES; do
   esac
   took=$(( ($(date +%s%N) - start) / 1000000 ))
   wait "$writer"
+  sed -n "s/^LOG 82 /$case: /p" "$DIR/trace.txt" >>"$DIR/splits.txt"
   rm -rf "$DIR/dump" "$DIR/backup"
   set -- $(grep PUTS "$DIR/writer.txt")
   # PUTS n median x ms p99 y ms worst z ms over100 k
@@ -53,6 +55,11 @@ for case in $CASES; do
       if (total > 0) printf "| %s | %d | %s |\n", c, total, line }' >>"$DIR/steps.txt"
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ -s "$DIR/splits.txt" ]; then
+  echo
+  echo "Splits prepared beside the writer (event 82):"
+  cat "$DIR/splits.txt"
+fi
 if [ -s "$DIR/steps.txt" ]; then
   echo
   echo "| case | traced puts | largest step in each: count (worst) |"

@@ -31,7 +31,7 @@ internal static class FileSystemIntegrity
         {
             cancellationToken.ThrowIfCancellationRequested();
             var keyFiles = new List<(string Path, string Name)>();
-            underLock(() => CheckDirectory(node, maxEntries, pending, keyFiles, problems));
+            underLock(() => CheckDirectory(node, maxEntries, PreparedSplitRecord.Exists(store), pending, keyFiles, problems));
             for (var first = 0; first < keyFiles.Count; first += FilesPerStep)
             {
                 cancellationToken.ThrowIfCancellationRequested();
@@ -61,9 +61,11 @@ internal static class FileSystemIntegrity
         }
     }
 
-    private static void CheckDirectory((string Path, byte[] Prefix) node, int maxEntries, Stack<(string Path, byte[] Prefix)> pending,
+    /// <remarks>While a split is prepared (<paramref name="preparing"/>), a leaf's child directories and a split directory's old names are normal.</remarks>
+    private static void CheckDirectory((string Path, byte[] Prefix) node, int maxEntries, bool preparing, Stack<(string Path, byte[] Prefix)> pending,
         List<(string Path, string Name)> keyFileList, List<string> problems)
     {
+        var rest = new List<byte>();
         var split = File.Exists(System.IO.Path.Combine(node.Path, KeyNames.SplitMarker));
         var keyFiles = 0;
         foreach (var entry in new DirectoryInfo(node.Path).EnumerateFileSystemInfos())
@@ -74,7 +76,7 @@ internal static class FileSystemIntegrity
                 {
                     pending.Push((entry.FullName, [.. node.Prefix, b]));
                 }
-                else
+                else if (!(preparing && !split && KeyNames.TryParseChild(entry.Name, out _)))
                 {
                     problems.Add($"Directory '{entry.FullName}' does not belong in the key tree.");
                 }
@@ -84,7 +86,7 @@ internal static class FileSystemIntegrity
                 keyFiles++;
                 keyFileList.Add((entry.FullName, entry.Name));
             }
-            else if (!(split && entry.Name == KeyNames.SplitMarker))
+            else if (!(split && (entry.Name == KeyNames.SplitMarker || (preparing && PreparedSplitRecord.IsOldName(entry.Name, rest)))))
             {
                 problems.Add($"File '{entry.FullName}' does not belong in the key tree.");
             }

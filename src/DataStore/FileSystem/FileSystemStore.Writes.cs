@@ -59,6 +59,7 @@ internal sealed partial class FileSystemStore
         AfterWrite(directory, parents, split);
         PutTrace.Mark(PutStep.Sync);
         _feed?.Committed();
+        PrepareSplitIfWanted();
         if (PutTrace.End(out var milliseconds) is { } steps)
         {
             FileSystemLog.SlowPut(_logger, _directory, milliseconds, steps);

@@ -133,6 +133,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     {
         removed = 0;
         var failed = CommitLocked(batch, ref removed);
+        PrepareSplitIfWanted();
         if (failed < 0 && batch.OperationCount > 0)
         {
             _feed?.Committed();

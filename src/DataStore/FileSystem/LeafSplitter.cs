@@ -15,6 +15,10 @@ internal sealed class LeafSplitter(string root, Layout layout, SharedState state
     /// <summary>The file in the store directory that records the first split whose moves are not yet known to be on disk.</summary>
     public const string PendingFile = "split.pending";
 
+    /// <summary>Test counter: key files this thread moved in splits made the old way, holding the write lock.</summary>
+    [ThreadStatic]
+    internal static int MovesForTests;
+
     /// <summary>The number of entries in a leaf's directory.</summary>
     public static int Count(LayoutNode node) => TreeWalker.Entries(node.Path, directories: false).Count;
 
@@ -35,6 +39,10 @@ internal sealed class LeafSplitter(string root, Layout layout, SharedState state
     {
         state.BeginChange();
 
+        // A split prepared beside the writers (SplitPreparation) gives way: its children and record go first.
+        PreparedSplitRecord.Recover(root, layout);
+        PreparedSplitRecord.RemoveChildren(node.Path);
+
         // Splits not synced yet each keep their record (a full leaf whose keys share their next byte splits again at
         // once, so splits come in chains), numbered in order, so a redo splits parents before children.
         var temporary = newTemporary();
@@ -52,6 +60,7 @@ internal sealed class LeafSplitter(string root, Layout layout, SharedState state
     /// <summary>Completes the splits the pending records name (moving what a crash left), syncs the file system and drops the records.</summary>
     public void FinishPending()
     {
+        PreparedSplitRecord.Recover(root, layout);
         var records = PendingRecords(root);
         if (records.Count == 0)
         {
@@ -147,6 +156,7 @@ internal sealed class LeafSplitter(string root, Layout layout, SharedState state
             }
 
             moved[b]++;
+            MovesForTests++;
         }
 
         var marker = Path.Combine(node.Path, KeyNames.SplitMarker);

@@ -17,6 +17,7 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
     private readonly HashSet<string> _newParents = [];
     private readonly PreImages _preImages = new(root, state);
     private LeafSplitter? _splitterInstance;
+    private byte[]? _preparationWanted;
 
     private LeafSplitter Splitter => _splitterInstance ??= new LeafSplitter(root, layout, state, NewTemporary, EnsureDirectory);
     private long _nextTemporary;
@@ -91,8 +92,8 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
         return keys.Count;
     }
 
-    /// <summary>True while a split's moves wait for a file system sync (its record, <see cref="LeafSplitter.PendingFile"/>, is there).</summary>
-    public bool SplitUnsynced => File.Exists(Path.Combine(root, LeafSplitter.PendingFile));
+    /// <summary>True while a split's moves wait for a file system sync (its record, <see cref="LeafSplitter.PendingFile"/>, is there), or a split is prepared (<see cref="PreparedSplitRecord"/>).</summary>
+    public bool SplitUnsynced => File.Exists(Path.Combine(root, LeafSplitter.PendingFile)) || PreparedSplitRecord.Exists(root);
 
     /// <summary>Drops the record of a finished split once a file system sync that began after its moves has completed; call holding the lock.</summary>
     public void DropSyncedSplit() => LeafSplitter.DropRecords(root);
@@ -137,7 +138,7 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
                 estimate = Count(node);
             }
 
-            if (estimate + 1 > maxEntries)
+            if (estimate + 1 > Limit(estimate))
             {
                 estimate = Count(node);
                 if (estimate >= maxEntries / 2)
@@ -148,11 +149,26 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
             }
 
             state.SetCount(node.Prefix, estimate + 1);
+            if (PrepareSplits && estimate + 1 >= PreparedSplitLimits.StartAt(maxEntries) && !PreparedSplitRecord.Exists(root))
+            {
+                Volatile.Write(ref _preparationWanted, node.Prefix);
+            }
+
             return node;
         }
     }
 
     private static int Count(LayoutNode node) => LeafSplitter.Count(node);
+
+    /// <summary>The most files a leaf may hold: less near the limit while a split is prepared (its child directories are entries too).</summary>
+    private int Limit(int estimate) =>
+        estimate + 1 > maxEntries - PreparedSplitLimits.Reserve(maxEntries) && PreparedSplitRecord.Exists(root) ? maxEntries - PreparedSplitLimits.Reserve(maxEntries) : maxEntries;
+
+    /// <summary>True when full leaves get their split prepared beside the writers (<see cref="SplitPreparation"/>).</summary>
+    public bool PrepareSplits { get; } = PreparedSplitLimits.For(maxEntries);
+
+    /// <summary>The prefix of a leaf that reached <see cref="PreparedSplitLimits.StartAt"/> since the last call, or null; call after the write lock is let go.</summary>
+    public byte[]? TakePreparationWanted() => Interlocked.Exchange(ref _preparationWanted, null);
 
     /// <summary>Creates a directory and its missing parents, remembering the parents for <see cref="TakeNewParents"/>.</summary>
     private void EnsureDirectory(string path)

@@ -1,0 +1,107 @@
+using System.Diagnostics;
+
+namespace DataStore.FileSystem;
+
+// Splits prepared beside the writers (SplitPreparation, ADR 0008): a write that finds its leaf three quarters full asks
+// for one; it runs on the thread pool, one at a time per store, as a call the store's Dispose waits for.
+internal sealed partial class FileSystemStore
+{
+    private readonly HashSet<string> _declined = [];
+    private int _preparing;
+    private int _holds;
+    private double _longestHold;
+
+    /// <summary>Starts preparing the split a write asked for, if none runs in this process; call after the write lock is let go.</summary>
+    private void PrepareSplitIfWanted()
+    {
+        if (_writer.TakePreparationWanted() is not { } prefix || Interlocked.CompareExchange(ref _preparing, 1, 0) != 0)
+        {
+            return;
+        }
+
+        lock (_declined)
+        {
+            if (_declined.Contains(Convert.ToHexString(prefix)))
+            {
+                Volatile.Write(ref _preparing, 0); // it failed once here: this leaf splits the old way
+                return;
+            }
+        }
+
+        ThreadPool.UnsafeQueueUserWorkItem(static work => work.Store.PrepareSplit(work.Prefix), (Store: this, Prefix: prefix), preferLocal: false);
+    }
+
+    private void PrepareSplit(byte[] prefix)
+    {
+        try
+        {
+            if (!TryEnterCall())
+            {
+                return;
+            }
+
+            try
+            {
+                var begun = Stopwatch.GetTimestamp();
+                (_holds, _longestHold) = (0, 0);
+                var preparation = new SplitPreparation(_directory, _layout, _state, _maxEntries, UnderWriteLock, () => IsDisposed);
+                if (!preparation.Run(prefix))
+                {
+                    Decline(prefix);
+                }
+                else if (preparation.Changes >= 0)
+                {
+                    FileSystemLog.SplitPrepared(_logger, Convert.ToHexString(prefix), _directory, _holds, _longestHold, preparation.Changes,
+                        Stopwatch.GetElapsedTime(begun).TotalMilliseconds);
+                }
+            }
+            finally
+            {
+                ExitCall();
+            }
+        }
+        catch (Exception e)
+        {
+            // No exception leaves a thread the library started; the leaf splits the old way when full.
+            FileSystemLog.SplitPreparationFailed(_logger, e, _directory);
+            Decline(prefix);
+        }
+        finally
+        {
+            Volatile.Write(ref _preparing, 0);
+        }
+    }
+
+    private void Decline(byte[] prefix)
+    {
+        lock (_declined)
+        {
+            _declined.Add(Convert.ToHexString(prefix));
+        }
+    }
+
+    /// <summary>Runs one step of a preparation holding the write lock (completing any unfinished change first, as every writer does).</summary>
+    private bool UnderWriteLock(Func<bool> step)
+    {
+        _locks.EnterWrite();
+        var held = Stopwatch.GetTimestamp();
+        try
+        {
+            if ((_state.Changes & 1) != 0)
+            {
+                _writer.Recover();
+            }
+
+            _writer.BeginWrite();
+            var result = step();
+            _state.EndChange();
+            return result;
+        }
+        finally
+        {
+            _locks.ExitWrite();
+            _holds++;
+            _longestHold = Math.Max(_longestHold, Stopwatch.GetElapsedTime(held).TotalMilliseconds);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+using System.Text;
+using DataStore.FileSystem;
+using DataStore.Platform;
+using DataStore.Tests.Conformance;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace DataStore.Tests.FileSystem;
+
+/// <summary>
+/// A FileSystem split is prepared beside the writers (issue 23 item 11, ADR 0008): the leaf's files get hard links in
+/// child directories in short steps, another writer of the store puts and deletes in the leaf meanwhile, and the publish
+/// under the lock relinks only what changed; a preparation cut off before or after its publish is undone or finished by
+/// the next open. Checked by what happens while the lock is held, not by timing. With
+/// <c>DATASTORE_FILESYSTEM_PREPARED_SPLIT=0</c> (the old way: every file moved under the lock when the leaf is full) both fail.
+/// </summary>
+public sealed class FileSystemPreparedSplitTests : IDisposable
+{
+    private const int Limit = 64; // a split is prepared from 48 files (three quarters)
+    private readonly TemporaryDirectory _directory = new();
+
+    private string StorePath => _directory.Sub("store");
+
+    private string Data => Path.Combine(StorePath, "data");
+
+    [Fact]
+    public void A_split_is_prepared_while_another_writer_changes_the_leaf_and_publishes_only_those_changes_under_the_lock()
+    {
+        Assert.SkipUnless(PosixLinks.Available, "splits are prepared with hard links on Linux only");
+        using var store = OpenPreparing();
+        using var other = FileSystemStore.Open(StorePath, Durability.Relaxed,
+            new DataStoreOptions { Path = StorePath, Backend = StoreBackend.FileSystem, Timeout = TimeSpan.FromSeconds(1) }, NullLogger.Instance, maxEntries: Limit);
+        var seen = new List<string>();
+        int? changes = null;
+        SplitPreparation.BeforePublishForTests = root =>
+        {
+            if (IsOurs(root))
+            {
+                seen.Add(File.Exists(Path.Combine(Data, KeyNames.SplitMarker)) ? "published already" : "not published");
+                seen.Add(Directory.GetDirectories(Data).Length > 0 ? "children linked" : "no children");
+                try
+                {
+                    other.Put(Bytes.Utf8("k/000"), Bytes.Utf8("new"));
+                    other.Put(Bytes.Utf8("k/new"), Bytes.Utf8("n"));
+                    other.Delete(Bytes.Utf8("k/001"));
+                    seen.Add("got in");
+                }
+                catch (DataStoreException e)
+                {
+                    seen.Add($"waited: {e.GetType().Name}");
+                }
+            }
+        };
+        SplitPreparation.PublishedForTests = (root, count) => changes = IsOurs(root) ? count : changes;
+        LeafSplitter.MovesForTests = 0;
+        try
+        {
+            PutKeys(store, 48);
+            WaitForPublish();
+        }
+        finally
+        {
+            SplitPreparation.BeforePublishForTests = null;
+            SplitPreparation.PublishedForTests = null;
+        }
+
+        // Before, nothing was prepared: the leaf split only when full, moving every file holding the write lock.
+        Assert.Equal(["not published", "children linked", "got in"], seen);
+        Assert.Equal(3, changes); // the overwritten, the new and the deleted key: not the leaf's 48 files
+        Assert.Equal(0, LeafSplitter.MovesForTests);
+        var expected = Enumerable.Range(0, 48).Where(i => i != 1).Select(i => $"k/{i:D3}={(i == 0 ? "new" : $"{i}")}")
+            .Append("k/new=n").Order(StringComparer.Ordinal).ToList();
+        Assert.Equal(expected, Pairs(store));
+        Assert.Equal(expected, Pairs(other));
+        Assert.Equal([KeyNames.SplitMarker], Directory.GetFiles(Data).Select(Path.GetFileName));
+        Assert.Empty(((KeyValueStoreBase)store).CheckIntegrityCore(TestContext.Current.CancellationToken));
+    }
+
+    [Fact]
+    public void A_preparation_cut_off_before_or_after_its_publish_is_undone_or_finished_by_the_next_open()
+    {
+        Assert.SkipUnless(PosixLinks.Available, "splits are prepared with hard links on Linux only");
+        var before = _directory.Sub("before");
+        var after = _directory.Sub("after");
+        using (var store = OpenPreparing())
+        {
+            // A copy of the directory at each point is what a kill -9 there leaves on disk.
+            SplitPreparation.BeforePublishForTests = root => Copy(root, StorePath, before);
+            SplitPreparation.AfterPublishForTests = root => Copy(root, StorePath, after);
+            try
+            {
+                PutKeys(store, 48);
+                WaitForPublish();
+            }
+            finally
+            {
+                SplitPreparation.BeforePublishForTests = null;
+                SplitPreparation.AfterPublishForTests = null;
+            }
+        }
+
+        var expected = Enumerable.Range(0, 48).Select(i => $"k/{i:D3}={i}").ToList();
+        foreach (var (copy, published) in new[] { (before, false), (after, true) })
+        {
+            Assert.True(File.Exists(Path.Combine(copy, PreparedSplitRecord.FileName)), "the record was there when it stopped");
+            using var reopened = FileSystemStore.Open(copy, Durability.Relaxed, new DataStoreOptions { Path = copy, Backend = StoreBackend.FileSystem }, NullLogger.Instance, maxEntries: Limit);
+            Assert.Equal(expected, Pairs(reopened));
+            Assert.False(File.Exists(Path.Combine(copy, PreparedSplitRecord.FileName)));
+            var data = Path.Combine(copy, "data");
+            Assert.Equal(published, File.Exists(Path.Combine(data, KeyNames.SplitMarker)));
+            Assert.Equal(published ? 1 : 0, Directory.GetDirectories(data).Length); // every key starts with 'k'
+            Assert.Equal(published ? 1 : 48, Directory.GetFiles(data).Length);
+            Assert.Empty(reopened.CheckIntegrityCore(TestContext.Current.CancellationToken));
+        }
+    }
+
+    public void Dispose() => _directory.Dispose();
+
+    private IKeyValueStore OpenPreparing()
+    {
+        PreparedSplitLimits.ForceForTests = true;
+        try
+        {
+            return FileSystemTestStore.Open(StorePath, maxEntries: Limit);
+        }
+        finally
+        {
+            PreparedSplitLimits.ForceForTests = false;
+        }
+    }
+
+    private bool IsOurs(string root) => Path.GetFullPath(root) == Path.GetFullPath(StorePath);
+
+    private static void PutKeys(IKeyValueStore store, int count)
+    {
+        for (var i = 0; i < count; i++)
+        {
+            store.Put(Bytes.Utf8($"k/{i:D3}"), Bytes.Utf8($"{i}"));
+        }
+    }
+
+    private void WaitForPublish()
+    {
+        var until = DateTime.UtcNow.AddSeconds(60);
+        while (!(File.Exists(Path.Combine(Data, KeyNames.SplitMarker)) && !File.Exists(Path.Combine(StorePath, PreparedSplitRecord.FileName))))
+        {
+            Assert.True(DateTime.UtcNow < until, "the split was not prepared and published within 60 s");
+            Thread.Sleep(20);
+        }
+    }
+
+    private static List<string> Pairs(IKeyValueStore store) =>
+        StoreAssert.Scan(store, []).Select(p => $"{Encoding.UTF8.GetString(p.Key)}={Encoding.UTF8.GetString(p.Value)}").ToList();
+
+    private void Copy(string root, string from, string to)
+    {
+        if (!IsOurs(root))
+        {
+            return;
+        }
+
+        foreach (var directory in Directory.GetDirectories(from, "*", SearchOption.AllDirectories).Prepend(from))
+        {
+            Directory.CreateDirectory(Path.Combine(to, Path.GetRelativePath(from, directory)));
+        }
+
+        foreach (var file in Directory.GetFiles(from, "*", SearchOption.AllDirectories))
+        {
+            File.Copy(file, Path.Combine(to, Path.GetRelativePath(from, file)));
+        }
+    }
+}
