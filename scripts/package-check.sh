@@ -23,12 +23,19 @@ for project in DataStore DataStore.RocksDb DataStore.Extensions.Diagnostics; do
 done
 version=$(cd "$feed" && ls DataStore.*.nupkg | sed -n 's/^DataStore\.\([0-9][^a-zA-Z]*-local\..*\)\.nupkg$/\1/p' | head -1)
 [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+-local\.[0-9]+\.g[0-9a-f]+(\.t[0-9a-f]+)?$ ]] || { echo "package-check: no local version in $(ls "$feed")"; exit 1; }
-for project in DataStore DataStore.RocksDb DataStore.Extensions.Diagnostics; do
+for project in DataStore DataStore.Extensions.Diagnostics; do
   test -f "$feed/$project.$version.nupkg" && test -f "$feed/$project.$version.snupkg" \
     || { echo "package-check: $project was not packed as $version: $(ls "$feed")"; exit 1; }
 done
+# DataStore.RocksDb is natives only (ADR 0010): DataStore (which holds the backend) and RocksDB's natives, no assembly.
+test -f "$feed/DataStore.RocksDb.$version.nupkg" || { echo "package-check: DataStore.RocksDb was not packed as $version"; exit 1; }
 unzip -p "$feed/DataStore.RocksDb.$version.nupkg" DataStore.RocksDb.nuspec | grep -q "<dependency id=\"DataStore\" version=\"$version\"" \
   || { echo "package-check: DataStore.RocksDb $version does not depend on DataStore $version"; exit 1; }
+unzip -p "$feed/DataStore.RocksDb.$version.nupkg" DataStore.RocksDb.nuspec | grep -q '<dependency id="RocksDB"' \
+  || { echo "package-check: DataStore.RocksDb $version does not bring the RocksDB package's natives"; exit 1; }
+if unzip -Z1 "$feed/DataStore.RocksDb.$version.nupkg" | grep -E '\.dll$'; then
+  echo "package-check: DataStore.RocksDb $version carries an assembly; the backend's code is DataStore's"; exit 1
+fi
 step "packed without a version number: every package is $version"
 # The tool is packed per platform (ADR 0021): the small primary package that names the platforms (an AOT tool's
 # plain pack makes only that one), then this machine's linux-x64 package, native AOT-compiled as it ships.
@@ -57,6 +64,13 @@ output=$(cd "$consumer" && dotnet run -c Release --no-build -- "$work/consumer-s
 echo "$output" | sed 's/^/  /'
 grep -q "scanned 3 mods" <<<"$output"
 step "consumer restored DataStore $version from the feed, built and ran"
+# Without DataStore.RocksDb, Backend = RocksDb is refused before anything is written, naming the package to add.
+if output=$(cd "$consumer" && DATASTORE__BACKEND=RocksDb dotnet run -c Release --no-build -- "$work/no-rocksdb-store" 2>&1); then
+  echo "$output" | sed 's/^/  /'; echo "package-check: a consumer without DataStore.RocksDb opened a RocksDb store"; exit 1
+fi
+grep -q "ships in the package DataStore.RocksDb; add a reference to it" <<<"$output" && test ! -e "$work/no-rocksdb-store/datastore.json" \
+  || { echo "$output" | sed 's/^/  /'; echo "package-check: a consumer without DataStore.RocksDb did not get the Unavailable error"; exit 1; }
+step "consumer without DataStore.RocksDb: Backend = RocksDb is Unavailable, naming the package, nothing written"
 
 # What the restored package holds: docs, README, license, repository metadata, beside the .snupkg symbols.
 restored="$packages/datastore/$version"

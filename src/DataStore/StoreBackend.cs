@@ -9,7 +9,7 @@ public enum StoreBackend
     /// <summary>A sorted map in this process's memory, for applications' unit tests; nothing is written to disk.</summary>
     InMemory = 1,
 
-    /// <summary>RocksDB, from the separate package DataStore.RocksDb; one process at a time (another waits up to the timeout).</summary>
+    /// <summary>RocksDB, whose native library comes with the separate package DataStore.RocksDb; one process at a time (another waits up to the timeout).</summary>
     RocksDb = 2,
 
     /// <summary>LMDB (the LightningDB package's native library): fastest reads; the map grows by itself and keys may be longer than LMDB's 511 bytes.</summary>

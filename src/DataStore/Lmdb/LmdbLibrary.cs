@@ -26,14 +26,8 @@ internal static unsafe class LmdbLibrary
             return;
         }
 
-        try
-        {
-            NativeLibrary.SetDllImportResolver(typeof(LmdbLibrary).Assembly, Resolve);
-        }
-        catch (InvalidOperationException)
-        {
-            // Another resolver owns this assembly's imports; the backend then finds no library and says so.
-        }
+        // One resolver per assembly, shared with the RocksDB backend; if the application owns it, the backend finds no library and says so.
+        Platform.NativeImports.Route("lmdb", Resolve);
     }
 
     private static nint Resolve(string name, Assembly assembly, DllImportSearchPath? searchPath)

@@ -11,7 +11,6 @@ public sealed class LogEventIdTests
     private static readonly Assembly[] Library =
     [
         typeof(KeyValueStore).Assembly,
-        typeof(DataStore.RocksDb.RocksDbBackend).Assembly,
         typeof(DataStore.Extensions.Diagnostics.DataStoreHealthCheck).Assembly,
     ];
 

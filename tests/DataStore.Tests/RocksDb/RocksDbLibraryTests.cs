@@ -47,6 +47,7 @@ public sealed class RocksDbLibraryTests : IDisposable
         Assert.Equal(0, handle);
         Assert.NotNull(failure);
         Assert.Contains("librocksdb.so did not load", failure, StringComparison.Ordinal);
+        Assert.StartsWith("the RocksDB backend's native library ships in the package DataStore.RocksDb; add a reference to it", failure, StringComparison.Ordinal);
         Assert.Contains(empty, failure, StringComparison.Ordinal);
         Assert.Contains(Path.Combine(empty, "runtimes", "linux-x64", "native"), failure, StringComparison.Ordinal);
     }

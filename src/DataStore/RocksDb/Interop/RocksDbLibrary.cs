@@ -7,7 +7,8 @@ namespace DataStore.RocksDb.Interop;
 /// Finds and loads RocksDB's native library for <see cref="RocksDbNative"/>, picking the file the RocksDB package ships for
 /// this platform (glibc Linux <c>librocksdb.so</c>, musl Linux <c>librocksdb-musl.so</c>, Windows <c>rocksdb.dll</c>, macOS
 /// <c>librocksdb.dylib</c>) from the application's directory, its <c>runtimes/&lt;rid&gt;/native</c> folder, or the
-/// runtime's own probing paths; then resolves every <see cref="RocksDbNative.Library"/> import of this assembly to it.
+/// runtime's own probing paths; then resolves every <see cref="RocksDbNative.Library"/> import of the DataStore assembly to it
+/// through <see cref="Platform.NativeImports"/>. The file comes with the package DataStore.RocksDb (ADR 0010); the code is DataStore's.
 /// </summary>
 internal static class RocksDbLibrary
 {
@@ -60,7 +61,7 @@ internal static class RocksDbLibrary
         handle = 0;
         var places = string.Join(", ", directories) + (assembly is null ? "" : " and the runtime's native library paths");
         var why = refused.Count == 0 ? "" : $" ({string.Join("; ", refused)})";
-        return $"RocksDB's native library {file} did not load: looked in {places}{why}. Reference the RocksDB package (or DataStore.RocksDb, which brings it) and publish for a platform it ships";
+        return $"the RocksDB backend's native library ships in the package DataStore.RocksDb; add a reference to it (and publish for a platform it ships): {file} did not load, looked in {places}{why}";
     }
 
     private static string? Load()
@@ -72,7 +73,11 @@ internal static class RocksDbLibrary
         var failure = TryLoad(file, Directories(AppContext.BaseDirectory, rid, packageRid), assembly, out _handle);
         if (failure is null)
         {
-            NativeLibrary.SetDllImportResolver(assembly, (name, _, _) => name == RocksDbNative.Library ? _handle : 0);
+            // The DataStore assembly has one resolver, shared with LMDB's.
+            if (!Platform.NativeImports.Route(RocksDbNative.Library, (_, _, _) => _handle))
+            {
+                return $"RocksDB's native library {file} loaded, but the application set its own DllImport resolver on the DataStore assembly, so the backend cannot bind to it";
+            }
         }
 
         return failure;
