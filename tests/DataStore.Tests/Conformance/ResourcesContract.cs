@@ -89,8 +89,26 @@ public abstract class ResourcesContract : StoreContract
         StoreAssert.Holds(store, Bytes.Of(1), Bytes.Of(1));
     }
 
+    // Background work of the engine (a RocksDB compaction, a FileSystem split finishing) may remove a file while it is counted.
     private static long DirectorySize(string path) =>
-        new DirectoryInfo(path).EnumerateFiles("*", SearchOption.AllDirectories).Sum(f => f.Length);
+        new DirectoryInfo(path).EnumerateFiles("*", new EnumerationOptions { RecurseSubdirectories = true, IgnoreInaccessible = true })
+            .Sum(f => f.Exists ? LengthOrZero(f) : 0);
+
+    private static long LengthOrZero(FileInfo file)
+    {
+        try
+        {
+            return file.Length;
+        }
+        catch (FileNotFoundException)
+        {
+            return 0;
+        }
+        catch (DirectoryNotFoundException)
+        {
+            return 0;
+        }
+    }
 
     private static List<string> OpenFilesUnder(string path)
     {
