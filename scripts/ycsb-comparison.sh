@@ -30,6 +30,10 @@ status=0
 dotnet run -c Release --project "$root/src/DataStore.Benchmarks" -- --filter '*YcsbBenchmarks*' --records "$records" \
   --artifacts "$artifacts" "$@" | tee "$artifacts/log" || status=$?
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+if [ ! -d "$artifacts/results" ]; then
+  echo "no results to summarize (the benchmark run exited $status before any case ran)" >&2
+  exit "$(( status == 0 ? 1 : status ))"
+fi
 
 dotnet run "$root/scripts/bench-summary.cs" -- "$artifacts/results" "$out" "YCSB A-F with ZoneTree and FASTER, $records records ($started)"
 cp "$artifacts/results/"*YcsbBenchmarks-report-github.md "$out/YcsbBenchmarks-report.md"
