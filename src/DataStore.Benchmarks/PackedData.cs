@@ -9,9 +9,10 @@ public static class PackedData
 {
     public static int Count { get; } = int.TryParse(Environment.GetEnvironmentVariable("DATASTORE_BENCH_PACKED_PAIRS"), out var count) ? count : 1_000_000;
 
-    /// <summary>The backends the Packed suites compare.</summary>
+    /// <summary>The backends the Packed suites compare; names of other engines in <c>--backends</c> (the YCSB suite's ZoneTree, Faster) are not theirs.</summary>
     public static IEnumerable<StoreBackend> Backends =>
-        BenchmarkCommandLine.Backends?.Select(Enum.Parse<StoreBackend>) ?? [StoreBackend.Packed, StoreBackend.Lmdb, StoreBackend.Sqlite];
+        BenchmarkCommandLine.Backends?.Select(name => Enum.TryParse<StoreBackend>(name, ignoreCase: true, out var backend) ? backend : (StoreBackend?)null)
+            .OfType<StoreBackend>() ?? [StoreBackend.Packed, StoreBackend.Lmdb, StoreBackend.Sqlite];
 
     /// <summary>The pairs in ascending key order; each pair is new arrays (values cut from <paramref name="pool"/>).</summary>
     public static IEnumerable<KeyValuePair<byte[], byte[]>> Sorted(byte[] pool)
