@@ -72,6 +72,19 @@ internal sealed partial class FileSystemStore
         }
     }
 
+    /// <summary>
+    /// Waits (at most 30 s) for a split being prepared to publish or give up: its hard links in the child directories
+    /// keep the data of keys deleted meanwhile on disk until then, and Compact is asked to give that space back.
+    /// </summary>
+    private void WaitForSplitPreparation()
+    {
+        var begun = Stopwatch.GetTimestamp();
+        while (Volatile.Read(ref _preparing) != 0 && Stopwatch.GetElapsedTime(begun) < TimeSpan.FromSeconds(30))
+        {
+            Thread.Sleep(1);
+        }
+    }
+
     private void Decline(byte[] prefix)
     {
         lock (_declined)

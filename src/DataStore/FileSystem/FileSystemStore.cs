@@ -97,6 +97,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     protected override void CompactCore()
     {
+        WaitForSplitPreparation();
         EnterWrite();
         try
         {
