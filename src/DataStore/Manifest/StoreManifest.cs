@@ -1,4 +1,5 @@
 using System.Text.Json;
+using System.Text.Json.Serialization;
 using DataStore.ChangeFeed;
 
 namespace DataStore.Manifest;
@@ -13,6 +14,10 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
     ChangeFeedSettings? ChangeFeed = null)
 {
     public const string FileName = "datastore.json";
+
+    /// <summary>The CRC-32C of the rest of the manifest (<see cref="ManifestFile"/>); absent in manifests written before it.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public uint? ManifestCrc { get; init; }
 
     /// <summary>
     /// The format version of a store whose commits are logged for the change feed (ADR 0020), which an older DataStore must
@@ -74,15 +79,11 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
     /// <summary>Replaces the manifest of the store in <paramref name="directory"/>, power-safe: a crash leaves the old one or this one.</summary>
     /// <remarks>Only with the store to itself (<see cref="StoreOpenLock"/> held exclusively): every process reads it once, when it opens.</remarks>
     public void Replace(string directory) =>
-        Platform.SyncedFile.Replace(System.IO.Path.Combine(directory, FileName), JsonSerializer.SerializeToUtf8Bytes(this, ManifestJson.Default.StoreManifest));
+        Platform.SyncedFile.Replace(System.IO.Path.Combine(directory, FileName), ManifestFile.Serialize(this));
 
     private void ThrowIfIncompatible(string directory, StoreBackend? requested)
     {
-        if (FormatVersion > SqlitePageChecksumsFormatVersion)
-        {
-            throw new StoreFormatException(StoreFailure.NewerFormat, directory, Backend,
-                $"the store has format version {FormatVersion}, newer than version {SqlitePageChecksumsFormatVersion} that this DataStore reads. Update DataStore.");
-        }
+        ThrowIfNewer(FormatVersion, directory, Backend);
 
         if (requested is { } backend && backend != Backend)
         {
@@ -97,7 +98,7 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
         try
         {
             // The contents are synced before the rename: after a power loss the name must not survive without them.
-            Platform.SyncedFile.WriteData(temporary, JsonSerializer.SerializeToUtf8Bytes(manifest, ManifestJson.Default.StoreManifest));
+            Platform.SyncedFile.WriteData(temporary, ManifestFile.Serialize(manifest));
             File.Move(temporary, path, overwrite: false);
         }
         catch (IOException) when (File.Exists(path))
@@ -117,16 +118,27 @@ internal sealed record StoreManifest(StoreBackend Backend, int FormatVersion, Du
     {
         try
         {
-            return JsonSerializer.Deserialize(File.ReadAllBytes(path), ManifestJson.Default.StoreManifest)
-                ?? throw new JsonException("the manifest is empty");
+            return ManifestFile.Parse(File.ReadAllBytes(path));
         }
         catch (JsonException e)
         {
             // Named after the backend whose files are there when none was asked for, not after the default one.
             var found = EngineFiles.Recognize(directory);
             var backend = requested ?? (found.Count == 1 ? found[0].Backend : StoreBackend.Sqlite);
+
+            // A newer DataStore may write members this one does not know: its format version says so before they are refused.
+            ThrowIfNewer(ManifestFile.PeekFormatVersion(path), directory, backend);
             throw new StoreFormatException(StoreFailure.Corrupt, directory, backend,
-                $"{FileName} is damaged ({e.Message}); the store cannot be identified.", e);
+                $"{path} is damaged ({e.Message}); the store cannot be identified.", e);
+        }
+    }
+
+    private static void ThrowIfNewer(int formatVersion, string directory, StoreBackend backend)
+    {
+        if (formatVersion > SqlitePageChecksumsFormatVersion)
+        {
+            throw new StoreFormatException(StoreFailure.NewerFormat, directory, backend,
+                $"the store has format version {formatVersion}, newer than version {SqlitePageChecksumsFormatVersion} that this DataStore reads. Update DataStore.");
         }
     }
 }

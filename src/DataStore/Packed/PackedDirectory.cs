@@ -1,4 +1,3 @@
-using System.Text.Json;
 using DataStore.Manifest;
 using DataStore.Platform;
 
@@ -37,6 +36,6 @@ internal static class PackedDirectory
         }
 
         var manifest = new StoreManifest(StoreBackend.Packed, StoreManifest.CurrentFormatVersion, Durability.Durable, Checksums: true);
-        SyncedFile.Replace(System.IO.Path.Combine(directory, StoreManifest.FileName), JsonSerializer.SerializeToUtf8Bytes(manifest, ManifestJson.Default.StoreManifest));
+        SyncedFile.Replace(System.IO.Path.Combine(directory, StoreManifest.FileName), ManifestFile.Serialize(manifest));
     }
 }

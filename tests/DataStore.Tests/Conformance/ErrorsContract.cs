@@ -125,6 +125,26 @@ public abstract class ErrorsContract : StoreContract
         Assert.Contains(StorePath, error.Message);
     }
 
+    [Theory]
+    [InlineData("a member's name")]
+    [InlineData("a value")]
+    public void A_manifest_with_one_changed_name_or_value_is_reported_as_corrupt(string change)
+    {
+        RequireCapability(StoreCapabilities.SelfDescribing, "10: corruption");
+        Open().Dispose();
+        var manifest = Path.Combine(StorePath, "datastore.json");
+        var text = File.ReadAllText(manifest);
+        var damaged = change == "a value"
+            ? System.Text.RegularExpressions.Regex.Replace(text, "\"(Relaxed|Durable)\"", m => m.Value == "\"Relaxed\"" ? "\"Durable\"" : "\"Relaxed\"")
+            : text.Replace("\"checksums\"", "\"checksumr\"", StringComparison.Ordinal);
+        Assert.NotEqual(text, damaged);
+
+        File.WriteAllText(manifest, damaged);
+        var error = Assert.Throws<StoreFormatException>(() => KeyValueStore.Open(Options()));
+        Assert.Equal(StoreFailure.Corrupt, error.Cause);
+        Assert.Contains(manifest, error.Message);
+    }
+
     [Fact]
     public void A_missing_store_is_not_created_when_CreateIfMissing_is_false()
     {
