@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 rids=${*:-"linux-x64 win-x64 osx-arm64"}
-version="$(sed -n 's:.*<Version>\(.*\)</Version>.*:\1:p' src/Directory.Build.props | head -1)-local.$(date -u +%Y%m%d%H%M%S)"
+# The base version, not <Version>: that is "$(DataStoreBaseVersion)", which -p:Version= would pass on unexpanded.
+version="$(sed -n 's:.*<DataStoreBaseVersion>\(.*\)</DataStoreBaseVersion>.*:\1:p' src/Directory.Build.props | head -1)-local.$(date -u +%Y%m%d%H%M%S)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

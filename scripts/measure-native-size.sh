@@ -7,7 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 feed="$PWD/artifacts/packages"
-version=$(sed -n 's:.*<Version>\(.*\)</Version>.*:\1:p' src/Directory.Build.props | head -1)
+# The version the feed holds (a local pack is 0.1.0-local.N.gHASH), the newest when there are several.
+version=$(cd "$feed" && ls DataStore.*.nupkg | sed -n 's/^DataStore\.\([0-9].*\)\.nupkg$/\1/p' | sort -V | tail -1)
+[ -n "$version" ] || { echo "measure-native-size: no DataStore package in $feed"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
