@@ -33,7 +33,7 @@ internal sealed class SqliteWriteCombiner(SqliteWriter writer, StoreWriterLock w
 
     void IWriteGroupRunner<SqliteErrors>.Enter(QueuedWrite<SqliteErrors> leader, long started)
     {
-        _ = writeLock.Enter();
+        _ = writeLock.Enter(started);
         try
         {
             writer.Begin();

@@ -1,3 +1,5 @@
+using System.Diagnostics;
+
 namespace DataStore.Sync;
 
 /// <summary>
@@ -12,9 +14,18 @@ internal sealed class StoreWriterLock(KeyValueStoreBase store, TimeSpan timeout)
     /// <summary>Enters, waiting up to the timeout; the returned scope exits when disposed.</summary>
     /// <exception cref="StoreTimeoutException">Another writer held the lock for the whole timeout.</exception>
     /// <exception cref="ObjectDisposedException">The store is disposed.</exception>
-    public Scope Enter()
+    public Scope Enter() => Enter(Stopwatch.GetTimestamp());
+
+    /// <summary>
+    /// Enters, waiting at most what is left of the timeout of a call that started at <paramref name="started"/>
+    /// (<see cref="Stopwatch.GetTimestamp"/>): a write that queued first does not get a whole timeout again here.
+    /// </summary>
+    /// <exception cref="StoreTimeoutException">The call's timeout ran out before the lock was free.</exception>
+    /// <exception cref="ObjectDisposedException">The store is disposed.</exception>
+    public Scope Enter(long started)
     {
-        if (!Monitor.TryEnter(_monitor, timeout))
+        var left = timeout - Stopwatch.GetElapsedTime(started);
+        if (!Monitor.TryEnter(_monitor, left > TimeSpan.Zero ? left : TimeSpan.Zero))
         {
             throw new StoreTimeoutException(store.Path, store.Backend, timeout);
         }
@@ -46,7 +57,7 @@ internal sealed class StoreWriterLock(KeyValueStoreBase store, TimeSpan timeout)
     /// <summary>Exits the lock this thread entered.</summary>
     public void Exit() => Monitor.Exit(_monitor);
 
-    /// <summary>Holds the lock from <see cref="Enter"/> or <see cref="EnterToClose"/> until disposed.</summary>
+    /// <summary>Holds the lock from <see cref="Enter()"/> or <see cref="EnterToClose"/> until disposed.</summary>
     public readonly struct Scope(StoreWriterLock owner) : IDisposable
     {
         /// <summary>Exits the lock.</summary>

@@ -1,0 +1,79 @@
+using System.Diagnostics;
+using DataStore.Sync;
+
+namespace DataStore.Tests.Writes;
+
+/// <summary>
+/// The store's single-writer lock as a queued write's leader enters it (Sqlite's combined writes): it waits what is left
+/// of the call's timeout, not a whole timeout again after the time the call spent queued.
+/// </summary>
+public sealed class StoreWriterLockTests
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(20);
+
+    [Fact]
+    public void A_call_whose_timeout_ran_out_while_queued_is_refused_at_once_while_another_writer_holds_the_lock()
+    {
+        using var store = (KeyValueStoreBase)KeyValueStore.Open(new DataStoreOptions { Backend = StoreBackend.InMemory });
+        var writerLock = new StoreWriterLock(store, Timeout);
+        using var held = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var holder = new Thread(() =>
+        {
+            using (writerLock.Enter())
+            {
+                held.Set();
+                release.Wait(TestContext.Current.CancellationToken);
+            }
+        });
+        holder.Start();
+        held.Wait(TestContext.Current.CancellationToken);
+        try
+        {
+            var queuedSince = Stopwatch.GetTimestamp() - (long)(Timeout.TotalSeconds * Stopwatch.Frequency);
+            var clock = Stopwatch.StartNew();
+            var error = Assert.Throws<StoreTimeoutException>(() => writerLock.Enter(queuedSince));
+
+            // The whole timeout again would be 20 s; what was left of it is nothing.
+            Assert.True(clock.Elapsed < Timeout / 2, $"the queued call waited {clock.Elapsed} for the lock after its timeout had run out");
+        }
+        finally
+        {
+            release.Set();
+            holder.Join();
+        }
+    }
+
+    [Fact]
+    public async Task A_call_with_time_left_gets_the_lock_once_the_holder_lets_go()
+    {
+        using var store = (KeyValueStoreBase)KeyValueStore.Open(new DataStoreOptions { Backend = StoreBackend.InMemory });
+        var writerLock = new StoreWriterLock(store, Timeout);
+        using var held = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var holder = new Thread(() =>
+        {
+            using (writerLock.Enter())
+            {
+                held.Set();
+                release.Wait(TestContext.Current.CancellationToken);
+            }
+        });
+        holder.Start();
+        held.Wait(TestContext.Current.CancellationToken);
+        var started = Stopwatch.GetTimestamp();
+        var waiter = Task.Run(() =>
+        {
+            using (writerLock.Enter(started))
+            {
+                return true;
+            }
+        }, TestContext.Current.CancellationToken);
+
+        await Task.Delay(100, TestContext.Current.CancellationToken);
+        Assert.False(waiter.IsCompleted, "entered while another thread held the lock");
+        release.Set();
+        Assert.True(await waiter.WaitAsync(Timeout, TestContext.Current.CancellationToken));
+        holder.Join();
+    }
+}
