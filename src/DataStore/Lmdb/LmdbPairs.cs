@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using DataStore.Integrity;
 
 namespace DataStore.Lmdb;
@@ -39,11 +40,17 @@ internal static class LmdbPairs
     {
         if (!TryCheck(key, stored, checksums, out var value))
         {
-            PairDamage.Throw(directory, StoreBackend.Lmdb, key, "its value does not match its checksum");
+            ThrowDamaged(key, directory);
         }
 
         return value;
     }
+
+    /// <summary>Throws the error for a pair that does not match its checksum.</summary>
+    /// <exception cref="StoreFormatException">Always (Corrupt, naming the key).</exception>
+    [DoesNotReturn]
+    public static void ThrowDamaged(ReadOnlySpan<byte> key, string directory) =>
+        PairDamage.Throw(directory, StoreBackend.Lmdb, key, "its value does not match its checksum");
 
     /// <summary>Writes the checksum after the value: <paramref name="destination"/> ends with the value's <see cref="SuffixLength"/> bytes.</summary>
     public static void WriteSuffix(Span<byte> destination, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool checksums)

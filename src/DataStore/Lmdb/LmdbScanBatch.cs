@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using DataStore.Integrity;
 
 namespace DataStore.Lmdb;
 
@@ -31,25 +32,42 @@ internal sealed class LmdbScanBatch : IDisposable
     /// <summary>Copies a pair in; false when it does not fit beside the pairs already in (an empty batch grows to fit).</summary>
     public bool TryAdd(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
-        var length = HeaderLength + key.Length + value.Length;
-        if (_written + length > _buffer.Length)
+        if (!TryReserve(key.Length, value.Length, out var target))
         {
-            if (Count > 0)
-            {
-                return false;
-            }
-
-            ArrayPool<byte>.Shared.Return(_buffer);
-            _buffer = ArrayPool<byte>.Shared.Rent(length);
+            return false;
         }
 
-        var target = _buffer.AsSpan(_written, length);
-        BinaryPrimitives.WriteInt32LittleEndian(target, key.Length);
-        BinaryPrimitives.WriteInt32LittleEndian(target[4..], value.Length);
-        key.CopyTo(target[HeaderLength..]);
-        value.CopyTo(target[(HeaderLength + key.Length)..]);
-        _written += length;
-        Count++;
+        key.CopyTo(target);
+        value.CopyTo(target[key.Length..]);
+        Commit(target.Length);
+        return true;
+    }
+
+    /// <summary>
+    /// Copies a pair in from its stored form on a store with checksums (ADR 0014): the key, and the value without
+    /// its checksum, which is checked over the bytes copied as they are copied; false when it does not fit.
+    /// </summary>
+    /// <exception cref="StoreFormatException">The pair does not match its checksum (Corrupt, naming the key); nothing is added.</exception>
+    public bool TryAddChecked(ReadOnlySpan<byte> key, ReadOnlySpan<byte> stored, string directory)
+    {
+        var valueLength = stored.Length - PairChecksum.Length;
+        if (valueLength < 0)
+        {
+            LmdbPairs.ThrowDamaged(key, directory);
+        }
+
+        if (!TryReserve(key.Length, valueLength, out var target))
+        {
+            return false;
+        }
+
+        var crc = PairChecksum.ComputeCopy(key, stored[..valueLength], target, target[key.Length..]);
+        if (crc != BinaryPrimitives.ReadUInt32LittleEndian(stored[valueLength..]))
+        {
+            LmdbPairs.ThrowDamaged(key, directory);
+        }
+
+        Commit(target.Length);
         return true;
     }
 
@@ -81,5 +99,35 @@ internal sealed class LmdbScanBatch : IDisposable
         ArrayPool<byte>.Shared.Return(_buffer);
         _buffer = [];
         Clear();
+    }
+
+    // Room for a pair after the ones in, its header written; target is where its key and value go. The pair counts
+    // only once committed, so a pair that fails its check is never handed out.
+    private bool TryReserve(int keyLength, int valueLength, out Span<byte> target)
+    {
+        var length = HeaderLength + keyLength + valueLength;
+        if (_written + length > _buffer.Length)
+        {
+            if (Count > 0)
+            {
+                target = default;
+                return false;
+            }
+
+            ArrayPool<byte>.Shared.Return(_buffer);
+            _buffer = ArrayPool<byte>.Shared.Rent(length);
+        }
+
+        var pair = _buffer.AsSpan(_written, length);
+        BinaryPrimitives.WriteInt32LittleEndian(pair, keyLength);
+        BinaryPrimitives.WriteInt32LittleEndian(pair[4..], valueLength);
+        target = pair[HeaderLength..];
+        return true;
+    }
+
+    private void Commit(int pairLength)
+    {
+        _written += HeaderLength + pairLength;
+        Count++;
     }
 }

@@ -3,12 +3,12 @@ using DataStore.Tests.Conformance;
 
 namespace DataStore.Tests.Lmdb;
 
-/// <summary>Lmdb: batches of 4 pairs, then 8, 16, ... (ADR 0006); scans renew kept native cursors.</summary>
+/// <summary>Lmdb: one pair a visit at first, then an eighth of what was read (ADR 0006); scans renew kept native cursors.</summary>
 public sealed class LmdbScanReadAheadContract : ScanReadAheadContract
 {
-    protected override int FirstBatchAtMost => 4;
+    protected override int FirstBatchAtMost => 1;
 
-    protected override int TenthPairAtMost => 4 + 8 + 16;
+    protected override int TenthPairAtMost => 10;
 
     protected override IKeyValueStore Open(string path) => KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = StoreBackend.Lmdb });
 
