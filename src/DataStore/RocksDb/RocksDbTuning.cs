@@ -45,12 +45,17 @@ internal sealed record RocksDbTuning(long BlockCacheBytes, long WriteBufferBytes
     /// <summary>The native anchor's settings (8 MiB cache, RocksDB's defaults otherwise), for like-for-like benchmarks.</summary>
     public static RocksDbTuning Anchor { get; } = new(8L << 20, 64L << 20, 0, RocksDbCompression.Snappy, PipelinedWrites: false);
 
-    /// <summary>What new store instances use: <see cref="Desktop"/>, or <see cref="Anchor"/> / <see cref="Baseline"/> when the
-    /// environment variable <c>DATASTORE_ROCKSDB_TUNING</c> is <c>anchor</c> / <c>baseline</c> (for benchmarks only).</summary>
+    /// <summary>The desktop settings with RocksDB's single-stage write queue instead of pipelined writes, for A/B benchmarks only.</summary>
+    public static RocksDbTuning Unpipelined { get; } = Desktop with { PipelinedWrites = false };
+
+    /// <summary>What new store instances use: <see cref="Desktop"/>, or <see cref="Anchor"/> / <see cref="Baseline"/> /
+    /// <see cref="Unpipelined"/> when the environment variable <c>DATASTORE_ROCKSDB_TUNING</c> is <c>anchor</c> /
+    /// <c>baseline</c> / <c>unpipelined</c> (for benchmarks only).</summary>
     public static RocksDbTuning Current { get; set; } = Environment.GetEnvironmentVariable("DATASTORE_ROCKSDB_TUNING")?.ToUpperInvariant() switch
     {
         "ANCHOR" => Anchor,
         "BASELINE" => Baseline,
+        "UNPIPELINED" => Unpipelined,
         _ => Desktop,
     };
 
