@@ -9,11 +9,16 @@
    together once both have opened the store. Aggregate keys/s = all keys / the slower process's time.
 
     dotnet build tests/DataStore.TestHost -c Release
-    python3 scripts/measure-broker.py [--keys 1000000] [--batches 100] RocksDb LiteDb
+    python3 scripts/measure-broker.py [--keys 1000000] [--scans 3] [--batches 100] [--rounds 3] [--only scan|batches] RocksDb LiteDb
+
+`--scans N` runs N client scans, each from a new process (the owner's memory across them); `--rounds` is how many
+alone/together batch pairs are run. DATASTORE_TESTHOST=path/to/DataStore.TestHost.dll runs another build (a before/after
+comparison in one sitting: alternate the two).
 """
 import os, subprocess, sys, tempfile, threading, time
 
-HOST = os.path.join(os.path.dirname(__file__), "..", "tests", "DataStore.TestHost", "bin", "Release", "net10.0", "DataStore.TestHost.dll")
+HOST = os.environ.get("DATASTORE_TESTHOST") or os.path.join(
+    os.path.dirname(__file__), "..", "tests", "DataStore.TestHost", "bin", "Release", "net10.0", "DataStore.TestHost.dll")
 
 
 def host(*args, **kw):
@@ -30,12 +35,12 @@ def rss_kib(pid):
         return None
 
 
-def scan(backend, keys):
+def scan(backend, keys, scans):
     store = tempfile.mkdtemp(prefix="broker-scan-")
     subprocess.run(["dotnet", HOST, "fill-bench", store, backend, "-", str(keys)], check=True, stdout=subprocess.DEVNULL)
     owner = host("hold-open", store, backend, "-", "600000")
     assert owner.stdout.readline().startswith("HOLDING")
-    for _ in range(3):
+    for _ in range(scans):
         before = rss_kib(owner.pid)
         samples, done = [], threading.Event()
         def sample():
@@ -75,15 +80,18 @@ def writers(backend, batches, count):
 
 def main():
     args = sys.argv[1:]
-    keys, batches = 1_000_000, 100
-    if "--keys" in args:
-        i = args.index("--keys"); keys = int(args[i + 1]); del args[i:i + 2]
-    if "--batches" in args:
-        i = args.index("--batches"); batches = int(args[i + 1]); del args[i:i + 2]
-    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+    def option(name, default):
+        if name not in args:
+            return default
+        i = args.index(name); value = args[i + 1]; del args[i:i + 2]
+        return value
+    keys, scans = int(option("--keys", 1_000_000)), int(option("--scans", 3))
+    batches, rounds, only = int(option("--batches", 100)), int(option("--rounds", 3)), option("--only", "")
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {HOST}", flush=True)
     for backend in args:
-        scan(backend, keys)
-        for _ in range(3):
+        if only != "batches":
+            scan(backend, keys, scans)
+        for _ in range(rounds if only != "scan" else 0):
             alone, d1 = writers(backend, batches, 1)
             both, d2 = writers(backend, batches, 2)
             print(f"{backend} 1,000-key batches: one process alone {alone:,.0f} keys/s ({d1}); two at once {both:,.0f} keys/s aggregate ({d2}); ratio {both / alone:.2f}", flush=True)

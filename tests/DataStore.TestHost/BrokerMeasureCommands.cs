@@ -27,13 +27,14 @@ internal static class BrokerMeasureCommands
         return 0;
     }
 
-    /// <summary>Writes <paramref name="batches"/> batches of <paramref name="size"/> keys (<c>tag</c>, 9-byte keys, 128-byte values), printing <c>READY</c>, waiting for a line on stdin, then printing <c>WROTE keys seconds role</c>.</summary>
+    /// <summary>Writes <paramref name="batches"/> batches of <paramref name="size"/> keys (<c>tag</c>, 9-byte keys, 128-byte values), printing <c>READY</c>, waiting for a line on stdin, then printing <c>WROTE keys seconds role</c> (the role it started in).</summary>
     public static int BatchRate(IKeyValueStore store, string tag, int batches, int size)
     {
         var key = new byte[9];
         key[0] = (byte)tag[0];
         var value = new byte[128];
         var batch = new WriteBatch();
+        var role = store.Sharing.Role; // before writing: a client becomes the owner when the owner exits first
         Console.WriteLine("READY");
         Console.ReadLine(); // the harness starts every writer at once
         var clock = Stopwatch.StartNew();
@@ -49,7 +50,7 @@ internal static class BrokerMeasureCommands
             batch.Clear();
         }
 
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"WROTE {(long)batches * size} {clock.Elapsed.TotalSeconds:0.000} {store.Sharing.Role}"));
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"WROTE {(long)batches * size} {clock.Elapsed.TotalSeconds:0.000} {role}"));
         return 0;
     }
 }

@@ -20,9 +20,10 @@ internal static class BatchCodec
         }
     }
 
-    public static WriteBatch Read(ref MessageReader reader)
+    /// <summary>Decodes a batch into <paramref name="batch"/>, cleared first (a session reuses one batch and its buffers).</summary>
+    public static void Read(ref MessageReader reader, WriteBatch batch)
     {
-        var batch = new WriteBatch();
+        batch.Clear();
         for (var pass = 0; pass < 2; pass++)
         {
             var count = reader.Int32();
@@ -43,8 +44,6 @@ internal static class BatchCodec
                 };
             }
         }
-
-        return batch;
     }
 
     private static void Entry(MessageWriter writer, WriteBatch batch, in BatchEntry entry) =>

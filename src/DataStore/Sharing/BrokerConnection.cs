@@ -81,6 +81,14 @@ internal sealed class BrokerConnection : IDisposable
             throw Lost(sent: false, null);
         }
 
+        Send();
+        Receive();
+    }
+
+    /// <summary>Sends <see cref="Request"/> without waiting for its answer (a scan asks for its next chunk ahead); <see cref="Receive"/> takes the answer.</summary>
+    /// <exception cref="BrokerLostException">The owner went away (nothing was sent).</exception>
+    public void Send()
+    {
         try
         {
             BrokerFrames.Send(_socket, Request);
@@ -89,7 +97,12 @@ internal sealed class BrokerConnection : IDisposable
         {
             throw Lost(sent: false, e);
         }
+    }
 
+    /// <summary>Receives the answer to the request sent last into <see cref="Answer"/>.</summary>
+    /// <exception cref="BrokerLostException">The owner went away, is closing, or broke the protocol.</exception>
+    public void Receive()
+    {
         try
         {
             _answerLength = BrokerFrames.Receive(_socket, ref _answer);

@@ -2,21 +2,25 @@ namespace DataStore.Sharing;
 
 /// <summary>
 /// Runs one connection's requests against the owner's engine and writes the answers. Holds the connection's one open
-/// scan: an engine cursor (a snapshot where the engine has them) that streams to the client chunk by chunk.
+/// scan: an engine cursor (a snapshot where the engine has them) that streams to the client chunk by chunk, one chunk
+/// read ahead of the client's request (<see cref="ReadAhead"/>).
 /// </summary>
 internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans, Action beforeCompact) : IDisposable
 {
     // A client asks for one page of change-log records (256); a damaged request asking more reads no more than this.
     private const int MaxChangesPerPage = 4096;
 
+    private readonly MessageWriter _chunk = new(); // the scan's next chunk (or the error that ended it), read ahead
+    private readonly WriteBatch _batch = new(); // a client's batch, decoded into the same buffers each time
     private IKeyValueCursor? _cursor;
+    private bool _chunkReady;
 
-    /// <summary>Runs <paramref name="request"/>; an engine failure becomes an error answer. A malformed request throws <see cref="BrokerProtocolException"/>.</summary>
-    public void Execute(ReadOnlySpan<byte> request, MessageWriter answer)
+    /// <summary>Runs <paramref name="request"/> and returns the answer to send: <paramref name="answer"/>, or a scan chunk read ahead. An engine failure becomes an error answer; a malformed request throws <see cref="BrokerProtocolException"/>.</summary>
+    public MessageWriter Execute(ReadOnlySpan<byte> request, MessageWriter answer)
     {
         try
         {
-            Dispatch(request, answer);
+            return Dispatch(request, answer);
         }
         catch (BrokerProtocolException)
         {
@@ -25,12 +29,39 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans, Act
         catch (Exception e)
         {
             BrokerErrors.Write(answer, e);
+            return answer;
         }
+    }
+
+    /// <summary>
+    /// While a scan is open and its next chunk is not read yet, reads it (into the one chunk buffer, free again once the
+    /// last chunk was sent), so the next <see cref="MessageKind.ScanNext"/> is answered at once. The connection then
+    /// holds at most one chunk read ahead, released with the cursor.
+    /// </summary>
+    public void ReadAhead()
+    {
+        if (_cursor is null || _chunkReady)
+        {
+            return;
+        }
+
+        try
+        {
+            FillChunk(_cursor);
+        }
+        catch (Exception e)
+        {
+            CloseScan();
+            BrokerErrors.Write(_chunk, e); // the error answers the client's next request for this scan
+        }
+
+        _chunkReady = true;
+        scans.ChunkReadAhead();
     }
 
     public void Dispose() => CloseScan();
 
-    private void Dispatch(ReadOnlySpan<byte> request, MessageWriter answer)
+    private MessageWriter Dispatch(ReadOnlySpan<byte> request, MessageWriter answer)
     {
         var reader = new MessageReader(request);
         var kind = (MessageKind)reader.Byte();
@@ -38,34 +69,27 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans, Act
         {
             case MessageKind.Get:
                 Get(reader.Bytes(), answer);
-                return;
+                return answer;
             case MessageKind.HaveKey:
-                answer.Start(MessageKind.Ok).Byte(engine.HaveKey(reader.Bytes()) ? (byte)1 : (byte)0);
-                return;
+                return answer.Start(MessageKind.Ok).Byte(engine.HaveKey(reader.Bytes()) ? (byte)1 : (byte)0);
             case MessageKind.Put:
                 engine.Put(reader.Bytes(), reader.Bytes());
-                answer.Start(MessageKind.Ok);
-                return;
+                return answer.Start(MessageKind.Ok);
             case MessageKind.Delete:
                 engine.Delete(reader.Bytes());
-                answer.Start(MessageKind.Ok);
-                return;
+                return answer.Start(MessageKind.Ok);
             case MessageKind.DeleteRange:
-                answer.Start(MessageKind.Ok).Int64(engine.DeleteRange(reader.Bytes(), reader.Bytes()));
-                return;
+                return answer.Start(MessageKind.Ok).Int64(engine.DeleteRange(reader.Bytes(), reader.Bytes()));
             case MessageKind.Write:
-                var batch = BatchCodec.Read(ref reader);
-                answer.Start(MessageKind.Ok).Int32(engine.TryWrite(batch, out var failure) ? -1 : failure.Index);
-                return;
+                BatchCodec.Read(ref reader, _batch);
+                return answer.Start(MessageKind.Ok).Int32(engine.TryWrite(_batch, out var failure) ? -1 : failure.Index);
             case MessageKind.Compact:
                 beforeCompact();
                 engine.Compact();
-                answer.Start(MessageKind.Ok);
-                return;
+                return answer.Start(MessageKind.Ok);
             case MessageKind.Backup:
                 engine.BackupAsync(reader.Text()).GetAwaiter().GetResult();
-                answer.Start(MessageKind.Ok);
-                return;
+                return answer.Start(MessageKind.Ok);
             case MessageKind.CheckIntegrity:
                 var problems = EngineIntegrity.Check(engine);
                 answer.Start(MessageKind.Ok).Int32(problems.Count);
@@ -74,25 +98,22 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans, Act
                     answer.Text(problem);
                 }
 
-                return;
+                return answer;
             case MessageKind.ReadChanges:
                 ReadChanges(reader.Int64(), reader.Int32(), answer);
-                return;
+                return answer;
             case MessageKind.ScanOpen:
                 CloseScan();
                 var start = reader.Bytes();
                 var end = reader.Bytes();
                 _cursor = engine.ScanRange(start, end, keysOnly: reader.Byte() != 0);
                 scans.Opened();
-                answer.Start(MessageKind.Ok);
-                return;
+                return answer.Start(MessageKind.Ok);
             case MessageKind.ScanNext:
-                NextChunk(answer);
-                return;
+                return NextChunk();
             case MessageKind.ScanClose:
                 CloseScan();
-                answer.Start(MessageKind.Ok);
-                return;
+                return answer.Start(MessageKind.Ok);
             default:
                 throw new BrokerProtocolException($"an unknown request kind {(byte)kind}");
         }
@@ -121,29 +142,59 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans, Act
         SharedStore.WritePage(answer, count == records.Count ? page : page with { Records = records.Take(count).ToList() });
     }
 
-    // A chunk: for each pair 1, key, value; then 0 when more chunks follow or 2 at the end of the scan.
-    private void NextChunk(MessageWriter answer)
+    // The chunk read ahead, or the next one read now; the chunk buffer is free again once the session has sent it.
+    private MessageWriter NextChunk()
     {
+        if (_chunkReady)
+        {
+            _chunkReady = false;
+            scans.ChunkSent();
+            return _chunk;
+        }
+
         var cursor = _cursor ?? throw new BrokerProtocolException("a scan step without an open scan");
-        answer.Start(MessageKind.Ok);
-        var start = answer.MessageLength;
-        for (var pairs = 0; pairs < BrokerProtocol.ChunkPairs && answer.MessageLength - start < BrokerProtocol.ChunkBytes; pairs++)
+        try
+        {
+            FillChunk(cursor);
+        }
+        catch
+        {
+            CloseScan(); // the client hears the error and ends its scan without closing it
+            throw;
+        }
+
+        return _chunk;
+    }
+
+    // A chunk: for each pair 1, key, value; then 0 when more chunks follow or 2 at the end of the scan (the last byte,
+    // which tells a client whether to ask for the next chunk before it reads this one).
+    private void FillChunk(IKeyValueCursor cursor)
+    {
+        var chunk = _chunk.Start(MessageKind.Ok);
+        var start = chunk.MessageLength;
+        for (var pairs = 0; pairs < BrokerProtocol.ChunkPairs && chunk.MessageLength - start < BrokerProtocol.ChunkBytes; pairs++)
         {
             if (!cursor.MoveNext())
             {
-                answer.Byte(2);
+                chunk.Byte(BrokerProtocol.LastChunk);
                 CloseScan();
                 return;
             }
 
-            answer.Byte(1).Bytes(cursor.Key).Bytes(cursor.Value);
+            chunk.Byte(1).Bytes(cursor.Key).Bytes(cursor.Value);
         }
 
-        answer.Byte(0);
+        chunk.Byte(BrokerProtocol.MoreChunks);
     }
 
     private void CloseScan()
     {
+        if (_chunkReady)
+        {
+            _chunkReady = false; // a chunk read ahead for a scan the client closes (or replaces) is dropped with it
+            scans.ChunkSent();
+        }
+
         if (_cursor is { } cursor)
         {
             _cursor = null;

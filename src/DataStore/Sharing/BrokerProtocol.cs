@@ -26,5 +26,11 @@ internal static class BrokerProtocol
     /// <summary>... or once it holds this many bytes.</summary>
     public const int ChunkBytes = 256 * 1024;
 
+    /// <summary>The last byte of a scan chunk when more chunks follow: a client asks for the next one before it reads this one.</summary>
+    public const byte MoreChunks = 0;
+
+    /// <summary>The last byte of a scan's last chunk.</summary>
+    public const byte LastChunk = 2;
+
     public const uint MoreFrames = 0x8000_0000;
 }

@@ -4,8 +4,9 @@ using Microsoft.Extensions.Logging;
 namespace DataStore.Sharing;
 
 /// <summary>
-/// The owner's listener: accepts clients on the store's socket and runs a <see cref="BrokerSession"/> thread for each,
-/// at most <see cref="MaxSessions"/> at once (so at most that many open client scans pin engine snapshots).
+/// The owner's listener: accepts clients on the store's socket and runs a <see cref="BrokerSession"/> for each on a
+/// session thread (<see cref="SessionThreads"/>), at most <see cref="MaxSessions"/> at once (so at most that many open
+/// client scans pin engine snapshots, each with at most one chunk read ahead).
 /// </summary>
 /// <remarks>
 /// <see cref="Dispose"/> stops accepting, lets each session finish the request it is running and tell its client the
@@ -21,7 +22,7 @@ internal sealed class BrokerServer : IDisposable
     private readonly ILogger _logger;
     private readonly Socket _listener;
     private readonly Thread _acceptor;
-    private readonly HashSet<Thread> _sessions = [];
+    private readonly SessionThreads _sessions;
     private volatile bool _closing;
 
     private BrokerServer(string socketPath, IKeyValueStore engine, bool compactBlocksWriters, ILogger logger)
@@ -32,6 +33,7 @@ internal sealed class BrokerServer : IDisposable
         _logger = logger;
         _listener = BrokerEndpoint.Listen(socketPath);
         _acceptor = new Thread(AcceptLoop) { IsBackground = true, Name = "DataStore broker" };
+        _sessions = new SessionThreads(socket => new BrokerSession(socket, this, _engine, _logger).Run());
     }
 
     /// <summary>The processes connected as clients.</summary>
@@ -44,16 +46,7 @@ internal sealed class BrokerServer : IDisposable
     public ScanCount Scans { get; } = new();
 
     /// <summary>The clients connected now.</summary>
-    public int Sessions
-    {
-        get
-        {
-            lock (_sessions)
-            {
-                return _sessions.Count;
-            }
-        }
-    }
+    public int Sessions => _sessions.Active;
 
     /// <summary>True once the owner has begun to close.</summary>
     public bool IsClosing => _closing;
@@ -66,31 +59,13 @@ internal sealed class BrokerServer : IDisposable
         return server;
     }
 
-    /// <summary>Called by a session's thread as it ends.</summary>
-    public void Ended()
-    {
-        lock (_sessions)
-        {
-            _sessions.Remove(Thread.CurrentThread);
-        }
-    }
-
     public void Dispose()
     {
         _closing = true;
         WakeAcceptor();
         _acceptor.Join();
         _listener.Dispose();
-        Thread[] running;
-        lock (_sessions)
-        {
-            running = [.. _sessions];
-        }
-
-        foreach (var session in running)
-        {
-            session.Join();
-        }
+        _sessions.Close();
 
         try
         {
@@ -133,19 +108,10 @@ internal sealed class BrokerServer : IDisposable
                 }
 
                 var socket = _listener.Accept();
-                lock (_sessions)
+                if (!_sessions.TryServe(socket, MaxSessions))
                 {
-                    if (_sessions.Count >= MaxSessions || _closing)
-                    {
-                        BrokerLog.PeerRefused(_logger, _engine.Path, $"{MaxSessions} clients are connected already");
-                        socket.Dispose();
-                        continue;
-                    }
-
-                    var session = new BrokerSession(socket, this, _engine, _logger);
-                    var thread = new Thread(session.Run) { IsBackground = true, Name = "DataStore broker session" };
-                    _sessions.Add(thread);
-                    thread.Start();
+                    BrokerLog.PeerRefused(_logger, _engine.Path, _closing ? "the owner is closing" : $"{MaxSessions} clients are connected already");
+                    socket.Dispose();
                 }
             }
             catch (Exception e) when (e is SocketException or ObjectDisposedException or OutOfMemoryException or ThreadStateException)

@@ -4,7 +4,7 @@ using Microsoft.Extensions.Logging;
 namespace DataStore.Sharing;
 
 /// <summary>
-/// One client connection in the owner, on its own thread: checks the peer's user and hello, then answers requests
+/// One client connection in the owner, on a session thread (<see cref="SessionThreads"/>): checks the peer's user and hello, then answers requests
 /// one at a time until the client goes away or the owner closes. Whatever happens, its scan is released and no
 /// exception leaves the thread.
 /// </summary>
@@ -39,8 +39,8 @@ internal sealed class BrokerSession(Socket socket, BrokerServer server, IKeyValu
                     break; // not applied: the client hears that the owner is closing and sends it to the next owner
                 }
 
-                executor.Execute(_request.AsSpan(0, length), _answer);
-                BrokerFrames.Send(socket, _answer);
+                BrokerFrames.Send(socket, executor.Execute(_request.AsSpan(0, length), _answer));
+                executor.ReadAhead(); // a scan's next chunk, read while the client reads this one
             }
 
             if (server.IsClosing)
@@ -70,7 +70,6 @@ internal sealed class BrokerSession(Socket socket, BrokerServer server, IKeyValu
             }
 
             socket.Dispose();
-            server.Ended();
         }
     }
 

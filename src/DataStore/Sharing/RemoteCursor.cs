@@ -5,6 +5,8 @@ namespace DataStore.Sharing;
 /// <summary>
 /// A client's scan: the owner holds the cursor (a snapshot where the engine has them) and sends it in chunks, one
 /// chunk per <see cref="MoveNext"/> that runs past the last; the connection belongs to this cursor until it is disposed.
+/// As soon as a chunk arrives that is not the last, the cursor asks for the next one, so the owner reads it while this
+/// process reads the pairs of this one (at most one request, and so one chunk, in flight).
 /// </summary>
 /// <remarks>
 /// <see cref="Key"/> and <see cref="Value"/> point into the current chunk and stay valid until the next
@@ -14,7 +16,6 @@ namespace DataStore.Sharing;
 internal sealed class RemoteCursor(SharedStore store, BrokerClient client, BrokerConnection connection) : IKeyValueCursor
 {
     private const byte PairMarker = 1;
-    private const byte EndMarker = 2;
 
     private int _at = -1; // next marker in the current chunk; -1 before the first chunk
     private int _keyAt;
@@ -23,6 +24,8 @@ internal sealed class RemoteCursor(SharedStore store, BrokerClient client, Broke
     private int _valueLength;
     private bool _ended;
     private bool _disposed;
+    private bool _requested; // a ScanNext is on its way, its answer not yet received
+    private BrokerLostException? _lostAsking; // the owner went away as the next chunk was asked for
 
     private bool _positioned;
 
@@ -61,7 +64,7 @@ internal sealed class RemoteCursor(SharedStore store, BrokerClient client, Broke
                             _at = _valueAt + _valueLength;
                             _positioned = true;
                             return true;
-                        case EndMarker:
+                        case BrokerProtocol.LastChunk:
                             _ended = true;
                             return false;
                     }
@@ -84,17 +87,24 @@ internal sealed class RemoteCursor(SharedStore store, BrokerClient client, Broke
         }
 
         _disposed = true;
-        if (!_ended && !connection.Broken)
+        try
         {
-            try
+            if (_requested && !connection.Broken)
+            {
+                _requested = false;
+                connection.Receive(); // the chunk asked for ahead: read past it, so the connection is in step again
+                _ended |= (MessageKind)connection.Answer[0] == MessageKind.Error || connection.Answer[^1] == BrokerProtocol.LastChunk;
+            }
+
+            if (!_ended && !connection.Broken)
             {
                 connection.Request.Start(MessageKind.ScanClose);
                 connection.Call();
             }
-            catch (BrokerLostException)
-            {
-                // The owner went away; its cursor went with it.
-            }
+        }
+        catch (BrokerLostException)
+        {
+            // The owner went away; its cursor went with it.
         }
 
         client.Return(connection);
@@ -105,10 +115,20 @@ internal sealed class RemoteCursor(SharedStore store, BrokerClient client, Broke
 
     private void Fetch()
     {
-        connection.Request.Start(MessageKind.ScanNext);
+        if (!_requested && _lostAsking is null)
+        {
+            AskNext();
+        }
+
         try
         {
-            connection.Call();
+            if (_lostAsking is { } lost)
+            {
+                throw lost;
+            }
+
+            _requested = false;
+            connection.Receive();
         }
         catch (BrokerLostException lost)
         {
@@ -116,12 +136,32 @@ internal sealed class RemoteCursor(SharedStore store, BrokerClient client, Broke
             throw store.ScanOwnerLost(client, lost);
         }
 
-        if ((MessageKind)connection.Answer[0] == MessageKind.Error)
+        var answer = connection.Answer;
+        if ((MessageKind)answer[0] == MessageKind.Error)
         {
             _ended = true;
-            throw BrokerErrors.Read(connection.Answer, store.Path, store.Backend);
+            throw BrokerErrors.Read(answer, store.Path, store.Backend);
         }
 
         _at = 1;
+        if (answer[^1] == BrokerProtocol.MoreChunks)
+        {
+            AskNext();
+        }
+    }
+
+    // Sends the request for the next chunk; a failure is raised when that chunk is needed, after the pairs in hand.
+    private void AskNext()
+    {
+        connection.Request.Start(MessageKind.ScanNext);
+        try
+        {
+            connection.Send();
+            _requested = true;
+        }
+        catch (BrokerLostException lost)
+        {
+            _lostAsking = lost;
+        }
     }
 }

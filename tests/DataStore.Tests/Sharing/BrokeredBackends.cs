@@ -33,3 +33,13 @@ public sealed class LiteDbOtherUserPeerContract : OtherUserPeerContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 }
+
+public sealed class RocksDbClientScanStreamContract : ClientScanStreamContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+public sealed class LiteDbClientScanStreamContract : ClientScanStreamContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}

@@ -174,18 +174,20 @@ public abstract class OwnerSharingContract : StoreContract
     public void A_client_killed_mid_scan_leaves_no_cursor_in_the_owner()
     {
         var owner = Open();
-        for (var i = 0; i < 3_000; i++)
+        var batch = new WriteBatch();
+        for (var i = 0; i < 10_000; i++)
         {
-            owner.Put([(byte)'k', (byte)(i >> 8), (byte)i], new byte[100]);
+            batch.Put([(byte)'k', (byte)(i >> 8), (byte)i], new byte[100]); // more chunks than the owner sends and reads ahead
         }
 
+        owner.Write(batch);
         var server = Assert.IsType<SharedStore>(owner).Server!;
         using var scanner = ChildProcess.Start(["hold-scan", StorePath, Backend.ToString(), "-", "60000"]);
         WaitUntil(() => server.Scans.Open == 1, scanner);
 
         scanner.KillHard();
 
-        WaitUntil(() => server.Scans.Open == 0 && server.Sessions == 0, scanner);
+        WaitUntil(() => server.Scans.Open == 0 && server.Scans.Ahead == 0 && server.Sessions == 0, scanner);
     }
 
     private static byte[] Key(string tag, int i) => [.. System.Text.Encoding.UTF8.GetBytes(tag + "/"), (byte)(i >> 24), (byte)(i >> 16), (byte)(i >> 8), (byte)i];
