@@ -3,7 +3,8 @@ using BenchmarkDotNet.Attributes;
 namespace DataStore.Benchmarks;
 
 /// <summary>
-/// What the change feed costs a write (ADR 0020): a Put and a 1,000-key batch on a store of each backend with a change feed
+/// What the change feed costs a write (ADR 0020): a Put, a 1,000-key batch, a Delete and a DeletePrefix (of keys an
+/// iteration setup wrote, 1,000 per iteration) on a store of each backend with a change feed
 /// (<c>--backends</c> picks them; RocksDb and LiteDb through this process as their owner) created with the feed off, on,
 /// and on with a subscriber in this process receiving every event. Relaxed durability, 9-byte keys, 128-byte values.
 /// No job of its own: run it with <c>--inProcess --iterationCount 3 --warmupCount 1</c> (docs/benchmarks/change-feed.md).
@@ -12,6 +13,9 @@ namespace DataStore.Benchmarks;
 public class ChangeFeedBenchmarks
 {
     private const int BatchSize = 1000;
+
+    /// <summary>Where the keys the delete cases remove start: apart from the Put cases' keys.</summary>
+    private const long DeleteKeys = 1L << 40;
     private byte[] _pool = [];
     private string _directory = "";
     private IKeyValueStore _store = null!;
@@ -83,5 +87,37 @@ public class ChangeFeedBenchmarks
         }
 
         _store.Write(batch);
+    }
+
+    /// <summary>Writes the 1,000 keys the next iteration of a delete case removes (one batch, outside the measurement).</summary>
+    [IterationSetup(Targets = [nameof(Delete), nameof(DeletePrefix)])]
+    public void WriteKeysToDelete()
+    {
+        var batch = new WriteBatch();
+        for (var i = 0; i < BatchSize; i++)
+        {
+            batch.Put(BenchmarkData.Key(DeleteKeys + i), _pool.AsSpan(i * BenchmarkData.ValueSize, BenchmarkData.ValueSize));
+        }
+
+        _store.Write(batch);
+    }
+
+    [Benchmark(OperationsPerInvoke = BatchSize)]
+    public void Delete()
+    {
+        for (var i = 0; i < BatchSize; i++)
+        {
+            _store.Delete(BenchmarkData.Key(DeleteKeys + i));
+        }
+    }
+
+    /// <summary>A DeletePrefix naming one whole key: its record is a range, and without the feed it is a journaled commit.</summary>
+    [Benchmark(OperationsPerInvoke = BatchSize)]
+    public void DeletePrefix()
+    {
+        for (var i = 0; i < BatchSize; i++)
+        {
+            _store.DeletePrefix(BenchmarkData.Key(DeleteKeys + i));
+        }
     }
 }

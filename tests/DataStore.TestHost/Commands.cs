@@ -50,7 +50,7 @@ internal static class Commands
 
         if (args[0] == "power-loss-writes")
         {
-            return PowerLossWrites.Run(options, rest[0], int.Parse(rest[1]), int.Parse(rest[2]), int.Parse(rest[3]));
+            return PowerLossWrites.Run(options, rest[0], int.Parse(rest[1]), int.Parse(rest[2]), int.Parse(rest[3]), rest.Length > 4 && rest[4] == "feed");
         }
 
         if (args[0] == "power-loss-read")
@@ -72,6 +72,13 @@ internal static class Commands
         if (args[0] == "config-feed")
         {
             return FeedConfigCommand.Run(args[1], rest[0]);
+        }
+
+        if (args[0] == "feed-create")
+        {
+            options.ChangeFeed = true;
+            KeyValueStore.Open(options).Dispose();
+            return 0;
         }
 
         if (args[0] == "damage-probe")
@@ -110,6 +117,8 @@ internal static class Commands
             "check-fill" => ResourceFaultCommands.CheckFill(store, int.Parse(rest[0])),
             "write-through-handovers" => SharingCommands.WriteThroughHandOvers(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             "feed-writes" => FeedCommands.Writes(store, int.Parse(rest[0]), int.Parse(rest[1])),
+            "delete-loop" => FeedDeleteCommands.DeleteLoop(store, rest[0], int.Parse(rest[1]), rest[2]),
+            "feed-delete-stop" => FeedDeleteCommands.DeleteStoppedAt(store, int.Parse(rest[0]), int.Parse(rest[1]), rest[2]),
             "feed-put-stop" => FeedCommands.PutStoppedAt(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "feed-stamps" => FeedCommands.Stamps(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "feed-latency" => FeedCommands.Latency(store, int.Parse(rest[0])),

@@ -6,7 +6,8 @@ namespace DataStore.TestHost;
 /// The power-loss test's reader, <c>power-loss-read - backend - dir...</c>: opens each replayed store in turn (in this
 /// process, so that a store that crashes its reader costs this process, not the test's) and prints
 /// <c>STORE i</c>, then <c>ERROR type message</c> or every pair (<c>PAIR keyhex valuehex</c>) and
-/// <c>VERIFY problems</c> (empty when healthy), then <c>END i</c>.
+/// <c>VERIFY problems</c> (empty when healthy), for a store with the change feed every logged change from the first
+/// (<c>EVENT kind keyhex endhex</c>, or <c>EVENTS-ERROR type message</c>), then <c>END i</c>.
 /// </summary>
 internal static class PowerLossRead
 {
@@ -25,6 +26,10 @@ internal static class PowerLossRead
 
                 var report = store.VerifyAsync().GetAwaiter().GetResult();
                 Console.WriteLine($"VERIFY {string.Join(" | ", report.Problems).ReplaceLineEndings(" ")}");
+                if (store is DataStore.ChangeFeed.IChangeFeedStore { ChangeFeedOn: true })
+                {
+                    PrintEvents(store);
+                }
             }
 #pragma warning disable CA1031 // every failure is the answer for this store, printed for the test to judge
             catch (Exception e)
@@ -37,5 +42,33 @@ internal static class PowerLossRead
         }
 
         return 0;
+    }
+
+    private static void PrintEvents(IKeyValueStore store)
+    {
+        try
+        {
+            var latest = store.ChangeSequence();
+            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
+            var events = latest == 0 ? AsyncEnumerable.Empty<StoreChange>() : store.Watch([], 0, timeout.Token);
+            foreach (var change in events.ToBlockingEnumerable(timeout.Token))
+            {
+                foreach (var key in change.Changes)
+                {
+                    Console.WriteLine($"EVENT {key.Kind} {Convert.ToHexString(key.Key)} {Convert.ToHexString(key.End)}");
+                }
+
+                if (change.Sequence >= latest)
+                {
+                    break;
+                }
+            }
+        }
+#pragma warning disable CA1031 // printed for the test to judge
+        catch (Exception e)
+#pragma warning restore CA1031
+        {
+            Console.WriteLine($"EVENTS-ERROR {e.GetType().Name} {e.Message.ReplaceLineEndings(" ")}");
+        }
     }
 }

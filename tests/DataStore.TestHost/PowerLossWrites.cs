@@ -7,17 +7,21 @@ namespace DataStore.TestHost;
 /// <summary>
 /// The power-loss test's workload, <c>power-loss-writes marks seed milliseconds sync-interval-ms</c>: for the given
 /// time it writes single puts of new keys (<c>put/i</c> = i), 2-key batches (<c>batch/i/a</c>, <c>batch/i/b</c> = i)
-/// and overwrites of eight hot keys (<c>hot/j</c> = i), in a seeded order. After each call returns it appends one line
-/// to the marks file (<c>P i</c>, <c>B i</c>, <c>H j i</c>) with one unbuffered write, which the power-loss shim
-/// records in order with the store's own file operations.
+/// and overwrites of eight hot keys (<c>hot/j</c> = i), in a seeded order; with <c>feed</c> after the arguments it creates
+/// the store with the change feed on and also deletes the last single put's key (<c>D j</c>) and the last batch's keys with
+/// one DeletePrefix (<c>X j</c>). After each call returns it appends one line to the marks file (<c>P i</c>, <c>B i</c>,
+/// <c>H j i</c>, <c>D j</c>, <c>X j</c>) with one unbuffered write, which the power-loss shim records in order with the
+/// store's own file operations.
 /// </summary>
 internal static class PowerLossWrites
 {
     public const int HotKeys = 8;
 
-    public static int Run(DataStoreOptions options, string marksPath, int seed, int milliseconds, int syncIntervalMilliseconds)
+    public static int Run(DataStoreOptions options, string marksPath, int seed, int milliseconds, int syncIntervalMilliseconds, bool feed)
     {
         options.SyncInterval = TimeSpan.FromMilliseconds(syncIntervalMilliseconds);
+        options.ChangeFeed = feed ? true : null;
+        var (lastPut, lastBatch) = (0, 0);
         using var marks = new FileStream(marksPath, FileMode.Create, FileAccess.Write, FileShare.Read, bufferSize: 0);
         var random = new Random(seed);
         var count = 0;
@@ -28,11 +32,12 @@ internal static class PowerLossWrites
             var batch = new WriteBatch();
             for (var i = 1; clock.ElapsedMilliseconds < milliseconds; i++, count++)
             {
-                switch (random.Next(3))
+                switch (random.Next(feed ? 5 : 3))
                 {
                     case 0:
                         store.Put(Commands.Key("put", i), Commands.Number(i));
                         Mark(marks, $"P {i}");
+                        lastPut = i;
                         break;
                     case 1:
                         batch.Clear();
@@ -40,6 +45,17 @@ internal static class PowerLossWrites
                             .Put([.. Commands.Key("batch", i), (byte)'a'], Commands.Number(i))
                             .Put([.. Commands.Key("batch", i), (byte)'b'], Commands.Number(i)));
                         Mark(marks, $"B {i}");
+                        lastBatch = i;
+                        break;
+                    case 3 when lastPut > 0:
+                        store.Delete(Commands.Key("put", lastPut));
+                        Mark(marks, $"D {lastPut}");
+                        lastPut = 0;
+                        break;
+                    case 4 when lastBatch > 0:
+                        store.DeletePrefix(Commands.Key("batch", lastBatch));
+                        Mark(marks, $"X {lastBatch}");
+                        lastBatch = 0;
                         break;
                     default:
                         var hot = random.Next(HotKeys);

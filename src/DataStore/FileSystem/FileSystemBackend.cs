@@ -11,5 +11,5 @@ internal sealed class FileSystemBackend : IBackendFactory
     public bool IsAvailable => true;
 
     public KeyValueStoreBase Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, ManifestSettings settings) =>
-        FileSystemStore.Open(directory, durability, options, logger);
+        FileSystemStore.Open(directory, durability, options, logger, feedResumedAfter: settings.ChangeFeedResumedAfter);
 }

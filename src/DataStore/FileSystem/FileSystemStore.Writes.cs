@@ -4,10 +4,12 @@ using DataStore.Platform;
 namespace DataStore.FileSystem;
 
 // Single-key writes: a Put writes and flushes its key file before the write lock and only renames it under the lock
-// (with the change feed on, appending its record first: TreeWriter.LoggedPuts); with the feed on, a Delete is a
-// one-operation journaled commit (ADR 0020).
+// (with the change feed on, appending its record first: TreeWriter.LoggedPuts); with the feed on, a Delete, DeletePrefix or
+// DeleteRange appends its record, then removes its keys and syncs their directories (TreeWriter.LoggedDeletes, ADR 0020).
 internal sealed partial class FileSystemStore
 {
+    private const string LoggedDeleteFailure = "Delete (if its change-log record was appended, the next operation on the store completes it)";
+
     private const string LoggedPutFailure = "Put (if its key file was renamed to its pending name in tmp/, the next operation on the store completes the commit, its change-log record included)";
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
@@ -70,7 +72,7 @@ internal sealed partial class FileSystemStore
     {
         if (_feed is not null)
         {
-            Commit(new WriteBatch().Delete(key), out _);
+            _ = DeleteLogged(KeyChangeKind.Delete, key, default);
             return;
         }
 
@@ -96,5 +98,28 @@ internal sealed partial class FileSystemStore
         {
             AfterWrite(directory, [], split);
         }
+    }
+
+    /// <summary>A Delete or range delete with the change feed on (TreeWriter.LoggedDeletes); returns how many keys a range removed.</summary>
+    private long DeleteLogged(KeyChangeKind kind, ReadOnlySpan<byte> key, ReadOnlySpan<byte> end)
+    {
+        long removed;
+        EnterWrite();
+        try
+        {
+            removed = _writer.DeleteLogged(kind, key, end);
+        }
+        catch (Exception e) when (e is not DataStoreException)
+        {
+            throw FileSystemErrors.IsFileSystemError(e) ? FileSystemErrors.Wrap(_directory, LoggedDeleteFailure, e)
+                : new DataStoreException(StoreFailure.Engine, _directory, StoreBackend.FileSystem, $"{LoggedDeleteFailure}: {e.GetType().Name}: {e.Message}", e);
+        }
+        finally
+        {
+            _locks.ExitWrite();
+        }
+
+        _feed?.Committed();
+        return removed;
     }
 }

@@ -52,8 +52,11 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
     public override Durability Durability => _durability;
 
-    /// <summary>Opens the store in <paramref name="directory"/>, finishing whatever a crashed writer left.</summary>
-    public static FileSystemStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, int maxEntries = DefaultMaxEntries)
+    /// <summary>
+    /// Opens the store in <paramref name="directory"/>, finishing whatever a crashed writer left; <paramref name="feedResumedAfter"/>
+    /// is the manifest's <c>ResumedAfter</c> when the change feed is on, so that recovery completes a logged delete (ADR 0020).
+    /// </summary>
+    public static FileSystemStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger, int maxEntries = DefaultMaxEntries, long? feedResumedAfter = null)
     {
         SharedState? state = null;
         StoreLocks? locks = null;
@@ -65,6 +68,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
             locks = new StoreLocks(directory, options.Timeout);
             state = SharedState.Open(System.IO.Path.Combine(directory, "state"));
             store = new FileSystemStore(directory, durability, options, logger, state, locks, maxEntries);
+            store._writer.LoggedDeletesAfter = feedResumedAfter;
             store.RecoverAtOpen();
             return store;
         }
@@ -90,8 +94,9 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
         }
     }
 
-    protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end) =>
-        Commit(new WriteBatch().DeleteRange(start, end), out var removed) < 0 ? removed : 0;
+    protected override long DeleteRangeCore(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end) => _feed is not null
+        ? DeleteLogged(KeyChangeKind.DeleteRange, start, end)
+        : Commit(new WriteBatch().DeleteRange(start, end), out var removed) < 0 ? removed : 0;
 
     protected override int WriteCore(WriteBatch batch) => Commit(batch, out _);
 
@@ -220,8 +225,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
 
         try
         {
-            _state.Validate();
-            _writer.Recover();
+            _writer.Recover(restarted: _state.Validate());
         }
         finally
         {

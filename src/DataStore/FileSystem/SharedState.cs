@@ -68,8 +68,11 @@ internal sealed unsafe class SharedState : IDisposable
         }
     }
 
-    /// <summary>Checks the header after open (holding the write lock): initialises a new or damaged file and resets the counts after a reboot.</summary>
-    public void Validate()
+    /// <summary>
+    /// Checks the header after open (holding the write lock): initialises a new or damaged file and resets the counts after a
+    /// reboot. Returns true in both cases: no process of this boot had the store open, so a power loss may have come since.
+    /// </summary>
+    public bool Validate()
     {
         var boot = BootStamp();
         if ((ulong)Header(0) != Magic)
@@ -77,7 +80,7 @@ internal sealed unsafe class SharedState : IDisposable
             new Span<byte>(_base, HeaderSize).Clear();
             Header(4) = boot;
             Volatile.Write(ref Header(0), (long)Magic);
-            return;
+            return true;
         }
 
         if (Header(4) != boot)
@@ -85,7 +88,10 @@ internal sealed unsafe class SharedState : IDisposable
             // A reboot (perhaps a power loss): counts written since the last sync may be lost, so forget them all.
             Header(4) = boot;
             Interlocked.Increment(ref Header(3));
+            return true;
         }
+
+        return false;
     }
 
     /// <summary>Marks the start of a multi-step change (the counter becomes odd).</summary>

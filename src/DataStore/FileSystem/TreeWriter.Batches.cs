@@ -37,11 +37,12 @@ internal sealed partial class TreeWriter
     /// A failure that is not the file system's (a bug) becomes a <see cref="DataStoreException"/> naming the store; the
     /// journal stays, so the change is still completed whole once the cause is gone, and nothing half-applied is shown.
     /// </remarks>
-    public void Recover()
+    /// <param name="restarted">True at the first open since the machine started (a power loss may have come): a logged delete is completed again (ADR 0020).</param>
+    public void Recover(bool restarted = false)
     {
         try
         {
-            RecoverUnfinished();
+            RecoverUnfinished(restarted);
         }
         catch (Exception e) when (e is not DataStoreException && !FileSystemErrors.IsFileSystemError(e))
         {
@@ -50,12 +51,18 @@ internal sealed partial class TreeWriter
         }
     }
 
-    private void RecoverUnfinished()
+    private void RecoverUnfinished(bool restarted)
     {
+        var writerDied = (state.Changes & 1) != 0;
+
         // Readers in other processes must not read files the replay below rewrites in place.
         state.BeginChange();
         _preImages.BeginWrite();
         Splitter.FinishPending();
+        if (writerDied || restarted)
+        {
+            RecoverLoggedDelete(); // the oldest commit recovery may complete: the journal and pending Puts come after it
+        }
 
         if (File.Exists(_journal))
         {

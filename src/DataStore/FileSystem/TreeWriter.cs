@@ -81,11 +81,16 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
     {
         var keys = new List<byte[]>();
         TreeWalker.Walk(layout.Root, start, end, keysOnly: true, (key, _) => keys.Add(key.ToArray()));
-        foreach (var key in keys)
+        for (var i = 0; i < keys.Count; i++)
         {
-            if (Delete(key) is { } directory)
+            if (Delete(keys[i]) is { } directory)
             {
                 touched.Add(directory);
+            }
+
+            if (i == 0)
+            {
+                LoggedDeleteStepForTests?.Invoke(3);
             }
         }
 

@@ -167,7 +167,78 @@ public sealed class FileSystemChangeLogTests : IDisposable
         Assert.Empty(Directory.GetFiles(Path.Combine(StorePath, "tmp")));
     }
 
+    /// <summary>
+    /// A writer killed with kill -9 at each step of a logged delete (1 sequence taken, 2 record appended, 3 first key removed,
+    /// 4 every key removed, before the directories' syncs), after a seeded number of acknowledged puts and deletes: the next
+    /// open undoes it (step 1: no record, the keys stay) or completes it (steps 2-4: one record, the keys gone). Every
+    /// acknowledged delete has exactly one event, in order, and replaying every event gives exactly the store's keys.
+    /// </summary>
+    [Theory]
+    [InlineData(1, "delete")]
+    [InlineData(2, "delete")]
+    [InlineData(3, "delete")]
+    [InlineData(2, "prefix")]
+    [InlineData(2, "range")]
+    [InlineData(3, "range")]
+    public async Task A_delete_killed_at_each_step_is_undone_or_completed_with_exactly_one_record(int step, string kind)
+    {
+        var seed = Random.Shared.Next();
+        var count = 2 + new Random(seed).Next(6);
+        var context = $"{kind} stopped at step {step}, seed {seed}, {count} puts and {count - 1} acknowledged deletes";
+        using (Open())
+        {
+            // Created with the feed on; the child opens it as it is.
+        }
+
+        var text = System.Globalization.CultureInfo.InvariantCulture;
+        using (var writer = ChildProcess.Start(["feed-delete-stop", StorePath, nameof(StoreBackend.FileSystem), "-", step.ToString(text), count.ToString(text), kind]))
+        {
+            writer.WaitForLine(line => line == "STOPPED", TimeSpan.FromSeconds(60));
+            writer.KillHard();
+        }
+
+        using var store = Open();
+        var latest = count + 4 + (count - 1) + (step >= 2 ? 1 : 0);
+        Assert.True(latest == store.ChangeSequence(), $"{context}: the log ends at {store.ChangeSequence()}, not {latest}");
+        var model = new SortedSet<string>(StringComparer.Ordinal);
+        var deletes = new List<string>();
+        await foreach (var change in Watch(store, latest))
+        {
+            foreach (var key in change.Changes)
+            {
+                var name = System.Text.Encoding.UTF8.GetString(key.Key);
+                _ = key.Kind switch
+                {
+                    KeyChangeKind.Put => model.Add(name),
+                    KeyChangeKind.Delete => model.Remove(name),
+                    _ => model.RemoveWhere(k => string.CompareOrdinal(k, name) >= 0 && (key.End.Length == 0 || string.CompareOrdinal(k, System.Text.Encoding.UTF8.GetString(key.End)) < 0)) >= 0,
+                };
+                deletes.AddRange(key.Kind == KeyChangeKind.Put ? [] : [name]);
+            }
+        }
+
+        var stored = StoreAssert.Scan(store, [], keysOnly: true).Select(p => System.Text.Encoding.UTF8.GetString(p.Key)).ToList();
+        Assert.True(model.SequenceEqual(stored), $"{context}: the events give [{string.Join(", ", model)}], the store holds [{string.Join(", ", stored)}]");
+        var expected = Enumerable.Range(1, count - 1).Select(i => $"p/{i:D4}").Concat(step == 1 ? [] : [kind == "range" ? "q/" : $"p/{count:D4}"]);
+        Assert.True(expected.SequenceEqual(deletes), $"{context}: the deletes delivered are [{string.Join(", ", deletes)}]");
+        Assert.Equal(step == 1, stored.Contains(kind == "range" ? "q/0001" : $"p/{count:D4}"));
+    }
+
     public void Dispose() => _directory.Dispose();
+
+    private static async IAsyncEnumerable<StoreChange> Watch(IKeyValueStore store, long through)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+        timeout.CancelAfter(TimeSpan.FromSeconds(30));
+        await foreach (var change in store.Watch([], 0, timeout.Token))
+        {
+            yield return change;
+            if (change.Sequence == through)
+            {
+                yield break;
+            }
+        }
+    }
 
     private IKeyValueStore Open(int retention = 1000) => KeyValueStore.Open(new DataStoreOptions
     {

@@ -5,7 +5,8 @@ namespace DataStore.Tests.PowerLoss;
 
 /// <summary>
 /// One write the workload acknowledged (a line of its marks file, recorded by the shim in order with the store's file
-/// operations): <c>P i</c> (put/i = i), <c>B i</c> (batch/i/a and batch/i/b = i) or <c>H j i</c> (hot/j = i).
+/// operations): <c>P i</c> (put/i = i), <c>B i</c> (batch/i/a and batch/i/b = i), <c>H j i</c> (hot/j = i), and with the
+/// change feed <c>D i</c> (put/i deleted) or <c>X i</c> (batch/i's keys deleted with one DeletePrefix).
 /// </summary>
 public sealed record PowerLossAck(int Index, long TimeNs, char Kind, int Number, int Hot)
 {
@@ -17,7 +18,7 @@ public sealed record PowerLossAck(int Index, long TimeNs, char Kind, int Number,
             foreach (var line in Encoding.ASCII.GetString(record.Data).Split('\n', StringSplitOptions.RemoveEmptyEntries))
             {
                 var parts = line.Split(' ');
-                if (parts[0] is "P" or "B")
+                if (parts[0] is "P" or "B" or "D" or "X")
                 {
                     acks.Add(new PowerLossAck(record.Index, record.TimeNs, parts[0][0], Parse(parts[1]), -1));
                 }

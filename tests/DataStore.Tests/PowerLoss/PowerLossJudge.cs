@@ -59,13 +59,16 @@ public static class PowerLossJudge
         failures.AddRange(batchHalves.Where(b => b.Value != 2).Select(b => $"half a batch: batch/{b.Key} has {b.Value} of its 2 keys"));
 
         var before = allAcks.Where(a => a.Index < point).ToList();
+        var deleted = before.Where(a => a.Kind is 'D' or 'X').Select(a => (a.Kind == 'D' ? 'P' : 'B', a.Number)).ToHashSet();
         var lost = new List<PowerLossAck>();
         foreach (var ack in before)
         {
             var present = ack.Kind switch
             {
-                'P' => reading.Pairs.ContainsKey(Hex("put", ack.Number, "")),
-                'B' => batchHalves.GetValueOrDefault(ack.Number) == 2,
+                'P' => deleted.Contains(('P', ack.Number)) || reading.Pairs.ContainsKey(Hex("put", ack.Number, "")),
+                'B' => deleted.Contains(('B', ack.Number)) || batchHalves.GetValueOrDefault(ack.Number) == 2,
+                'D' => !reading.Pairs.ContainsKey(Hex("put", ack.Number, "")), // a deleted key never comes back
+                'X' => batchHalves.GetValueOrDefault(ack.Number) == 0,
                 _ => hot.GetValueOrDefault(ack.Hot, int.MinValue) >= ack.Number, // this value or a newer one
             };
             if (!present)
@@ -82,6 +85,7 @@ public static class PowerLossJudge
             failures.Add($"... {required.Count - 5} more acknowledged writes lost");
         }
 
+        failures.AddRange(PowerLossLogAgreement.Check(reading));
         var window = lost.Count == 0 ? 0 : (crashNs - lost.Min(a => a.TimeNs)) / 1e9;
         return new PowerLossVerdict(failures, before.Count, lost.Count, window);
     }

@@ -2,9 +2,18 @@ using System.Globalization;
 
 namespace DataStore.Tests.PowerLoss;
 
-/// <summary>What the reader process found in one replayed store: an error, or its pairs (hex) and verify's problems.</summary>
+/// <summary>
+/// What the reader process found in one replayed store: an error, or its pairs (hex) and verify's problems, and with the
+/// change feed every logged change in order (kind, key hex, end hex) or why they could not be read.
+/// </summary>
 public sealed record PowerLossReading(string? Error, Dictionary<string, string> Pairs, string Problems)
 {
+    /// <summary>The logged changes in commit order (empty without the change feed).</summary>
+    public List<(string Kind, string Key, string End)> Events { get; } = [];
+
+    /// <summary>Why the change log could not be read, or null.</summary>
+    public string? EventsError { get; set; }
+
     /// <summary>
     /// Opens and reads each store in a <c>DataStore.TestHost power-loss-read</c> child; when the child dies on a store
     /// (a crash of the reading process), that store's reading is the error and a new child reads the rest. The child
@@ -32,18 +41,28 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
     private static List<PowerLossReading> Parse(string output)
     {
         var readings = new List<PowerLossReading>();
-        string? error = null, problems = "";
+        string? error = null, problems = "", eventsError = null;
         var pairs = new Dictionary<string, string>(StringComparer.Ordinal);
+        var events = new List<(string, string, string)>();
         foreach (var line in output.Split('\n'))
         {
             if (line.StartsWith("STORE ", StringComparison.Ordinal))
             {
-                (error, problems, pairs) = (null, "", new Dictionary<string, string>(StringComparer.Ordinal));
+                (error, problems, pairs, events, eventsError) = (null, "", new Dictionary<string, string>(StringComparer.Ordinal), [], null);
             }
             else if (line.StartsWith("PAIR ", StringComparison.Ordinal))
             {
                 var parts = line.Split(' ');
                 pairs[parts[1]] = parts[2];
+            }
+            else if (line.StartsWith("EVENT ", StringComparison.Ordinal))
+            {
+                var parts = line.Split(' ');
+                events.Add((parts[1], parts[2], parts.Length > 3 ? parts[3] : ""));
+            }
+            else if (line.StartsWith("EVENTS-ERROR ", StringComparison.Ordinal))
+            {
+                eventsError = line[13..];
             }
             else if (line.StartsWith("ERROR ", StringComparison.Ordinal))
             {
@@ -56,7 +75,9 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
             else if (line.StartsWith("END ", StringComparison.Ordinal))
             {
                 _ = int.Parse(line[4..], CultureInfo.InvariantCulture);
-                readings.Add(new PowerLossReading(error, pairs, problems));
+                var reading = new PowerLossReading(error, pairs, problems) { EventsError = eventsError };
+                reading.Events.AddRange(events);
+                readings.Add(reading);
             }
         }
 

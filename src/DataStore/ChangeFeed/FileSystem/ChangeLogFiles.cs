@@ -20,6 +20,9 @@ internal sealed class ChangeLogFiles(string store)
 
     private const int NameLength = 20;
 
+    /// <summary>For <see cref="CurrentTail"/>: cut a broken end that is one interrupted append (<see cref="ChangeLogFrame.IsTornAppend"/>).</summary>
+    private const int TornAppend = -1;
+
     private readonly string _folder = Path.Combine(store, Folder);
     private readonly Lock _gate = new();
     private Tail _tail;
@@ -30,6 +33,31 @@ internal sealed class ChangeLogFiles(string store)
     /// <summary>The latest commit's sequence, 0 before the first.</summary>
     /// <exception cref="StoreFormatException">The last segment ends in bytes that are not a whole frame.</exception>
     public long Latest() => CurrentTail(repairUpTo: 0).Latest;
+
+    /// <summary>
+    /// The latest commit's sequence and record (0 and null before the first). With <paramref name="cutTornAppend"/> (a writer
+    /// died in its change, or the machine restarted since the store was last open) a broken end that is one interrupted
+    /// append of the next commit is cut first; any other broken end is damage.
+    /// </summary>
+    /// <exception cref="StoreFormatException">The last segment ends in bytes that are not a whole frame.</exception>
+    public (long Sequence, byte[]? Record) Last(bool cutTornAppend)
+    {
+        var tail = CurrentTail(cutTornAppend ? TornAppend : 0);
+        if (tail.Segment is null)
+        {
+            return (tail.Latest, null);
+        }
+
+        var bytes = File.ReadAllBytes(tail.Segment).AsSpan(0, (int)tail.Length);
+        byte[]? last = null;
+        var offset = 0;
+        while (ChangeLogFrame.TryRead(bytes, offset, out var sequence, out var record, out offset) == ChangeLogFrame.Status.Whole)
+        {
+            last = sequence == tail.Latest ? record.ToArray() : last;
+        }
+
+        return (tail.Latest, last);
+    }
 
     /// <summary>
     /// Appends commit <paramref name="sequence"/> (the latest plus one), synced to disk before it returns unless
@@ -254,7 +282,7 @@ internal sealed class ChangeLogFiles(string store)
     /// <summary>Walks the frames of <paramref name="segment"/> from <paramref name="offset"/>, where the frame after <paramref name="latest"/> starts.</summary>
     private Tail Scan(string segment, long offset, long latest, int repairUpTo)
     {
-        using var file = new FileStream(segment, FileMode.Open, repairUpTo > 0 ? FileAccess.ReadWrite : FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1);
+        using var file = new FileStream(segment, FileMode.Open, repairUpTo != 0 ? FileAccess.ReadWrite : FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1);
         var bytes = new byte[file.Length - offset];
         file.Position = offset;
         file.ReadExactly(bytes);
@@ -274,9 +302,9 @@ internal sealed class ChangeLogFiles(string store)
                 continue;
             }
 
-            if (status == ChangeLogFrame.Status.Broken && bytes.Length - position <= repairUpTo)
+            if (status == ChangeLogFrame.Status.Broken && (repairUpTo == TornAppend ? ChangeLogFrame.IsTornAppend(bytes.AsSpan(position), latest + 1) : bytes.Length - position <= repairUpTo))
             {
-                file.SetLength(offset + position); // a torn last frame: its commit's journal appends it again
+                file.SetLength(offset + position); // a torn last frame: its commit's journal or pending file appends it again, else it never committed
                 file.Flush(flushToDisk: true);
                 return new Tail(segment, offset + position, latest);
             }

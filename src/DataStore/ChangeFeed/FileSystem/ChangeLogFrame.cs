@@ -39,6 +39,22 @@ internal static class ChangeLogFrame
         return frame;
     }
 
+    /// <summary>
+    /// True when <paramref name="rest"/>, the bytes after a segment's last whole frame, can be one append of commit
+    /// <paramref name="next"/> cut short or with bytes not written: shorter than a header, or a header naming that commit
+    /// and no more bytes than the frame it declares.
+    /// </summary>
+    public static bool IsTornAppend(ReadOnlySpan<byte> rest, long next)
+    {
+        if (rest.Length < HeaderLength)
+        {
+            return true;
+        }
+
+        var length = BinaryPrimitives.ReadInt32LittleEndian(rest[sizeof(long)..]);
+        return BinaryPrimitives.ReadInt64LittleEndian(rest) == next && length >= 0 && rest.Length <= Overhead + (long)length;
+    }
+
     /// <summary>Reads the frame at <paramref name="offset"/> of <paramref name="segment"/>; on <see cref="Status.Whole"/>, <paramref name="next"/> is the offset after it.</summary>
     public static Status TryRead(ReadOnlySpan<byte> segment, int offset, out long sequence, out ReadOnlySpan<byte> record, out int next)
     {
