@@ -50,7 +50,7 @@ internal static class Commands
 
         if (args[0] == "power-loss-writes")
         {
-            return PowerLossWrites.Run(options, rest[0], int.Parse(rest[1]), int.Parse(rest[2]), int.Parse(rest[3]));
+            return PowerLossWrites.Run(options, rest[0], int.Parse(rest[1]), int.Parse(rest[2]), int.Parse(rest[3]), rest.Length > 4 ? int.Parse(rest[4]) : 0);
         }
 
         if (args[0] == "power-loss-read")

@@ -18,6 +18,10 @@ public sealed class RocksDbPowerLossContract : PowerLossContract
 public sealed class FileSystemPowerLossContract : PowerLossContract
 {
     protected override StoreBackend Backend => StoreBackend.FileSystem;
+
+    protected override IReadOnlyList<string> WriterArguments => [PreparedSplitPoints.SplitLimit];
+
+    protected override IEnumerable<int> ChosenPoints(IReadOnlyList<LogRecord> records, Random random) => PreparedSplitPoints.Choose(records, random);
 }
 
 public sealed class LiteDbPowerLossContract : PowerLossContract
