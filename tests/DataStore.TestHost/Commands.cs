@@ -50,7 +50,9 @@ internal static class Commands
 
         if (args[0] == "power-loss-writes")
         {
-            return PowerLossWrites.Run(options, rest[0], int.Parse(rest[1]), int.Parse(rest[2]), int.Parse(rest[3]), rest.Length > 4 && rest[4] == "feed");
+            var extra = rest.Skip(4).ToArray();
+            return PowerLossWrites.Run(options, rest[0], int.Parse(rest[1]), int.Parse(rest[2]), int.Parse(rest[3]), extra.Contains("feed"),
+                extra.Where(a => a != "feed").Select(int.Parse).FirstOrDefault());
         }
 
         if (args[0] == "power-loss-read")

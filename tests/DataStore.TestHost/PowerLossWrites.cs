@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using System.Text;
 using DataStore;
+using DataStore.FileSystem;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace DataStore.TestHost;
 
@@ -11,13 +13,15 @@ namespace DataStore.TestHost;
 /// the store with the change feed on and also deletes the last single put's key (<c>D j</c>) and the last batch's keys with
 /// one DeletePrefix (<c>X j</c>). After each call returns it appends one line to the marks file (<c>P i</c>, <c>B i</c>,
 /// <c>H j i</c>, <c>D j</c>, <c>X j</c>) with one unbuffered write, which the power-loss shim records in order with the
-/// store's own file operations.
+/// store's own file operations. A FileSystem store given a <c>split-limit</c> (a number after the arguments, as the
+/// tests' lowered directory limit) splits its leaves after a few keys, its splits prepared beside the writes (ADR 0008),
+/// so the log crosses preparations and publishes; it then makes at least three limits' worth of writes.
 /// </summary>
 internal static class PowerLossWrites
 {
     public const int HotKeys = 8;
 
-    public static int Run(DataStoreOptions options, string marksPath, int seed, int milliseconds, int syncIntervalMilliseconds, bool feed)
+    public static int Run(DataStoreOptions options, string marksPath, int seed, int milliseconds, int syncIntervalMilliseconds, bool feed, int splitLimit)
     {
         options.SyncInterval = TimeSpan.FromMilliseconds(syncIntervalMilliseconds);
         options.ChangeFeed = feed ? true : null;
@@ -25,12 +29,14 @@ internal static class PowerLossWrites
         using var marks = new FileStream(marksPath, FileMode.Create, FileAccess.Write, FileShare.Read, bufferSize: 0);
         var random = new Random(seed);
         var count = 0;
-        using (var store = KeyValueStore.Open(options))
+        using (var store = Open(options, splitLimit))
         {
             Mark(marks, "OPENED");
             var clock = Stopwatch.StartNew();
             var batch = new WriteBatch();
-            for (var i = 1; clock.ElapsedMilliseconds < milliseconds; i++, count++)
+            // With a split limit, at least three limits' worth of writes, so leaves split on a slow machine too.
+            var minimum = splitLimit * 3;
+            for (var i = 1; clock.ElapsedMilliseconds < milliseconds || count < minimum; i++, count++)
             {
                 switch (random.Next(feed ? 5 : 3))
                 {
@@ -69,6 +75,25 @@ internal static class PowerLossWrites
         Mark(marks, "CLOSED");
         Console.WriteLine($"DONE {count}");
         return 0;
+    }
+
+    private static IKeyValueStore Open(DataStoreOptions options, int splitLimit)
+    {
+        if (splitLimit <= 0 || options.Backend != StoreBackend.FileSystem)
+        {
+            return KeyValueStore.Open(options);
+        }
+
+        KeyValueStore.Open(options).Dispose(); // the public open writes the manifest; the internal one takes the limit
+        PreparedSplitLimits.ForceForTests = true;
+        try
+        {
+            return FileSystemStore.Open(options.Path, options.Durability ?? Durability.Relaxed, options, NullLogger.Instance, splitLimit);
+        }
+        finally
+        {
+            PreparedSplitLimits.ForceForTests = false;
+        }
     }
 
     private static void Mark(FileStream marks, string line) => marks.Write(Encoding.ASCII.GetBytes(line + "\n"));

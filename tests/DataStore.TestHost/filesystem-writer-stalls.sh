@@ -4,7 +4,8 @@
 # (directory splits included). Prints the writer's median, p99 and worst Put per case.
 # Usage (after `dotnet build DataStore.sln -c Release`): tests/DataStore.TestHost/filesystem-writer-stalls.sh [KEYS]
 # Knobs: CASES (default "alone count export verify backup load"), WRITER_SECONDS (default 25: make it longer than
-# the slowest command, e.g. 300 at 1,000,000 keys, or the writer stops before the command ends).
+# the slowest command, e.g. 300 at 1,000,000 keys, or the writer stops before the command ends), DURABILITY (default
+# Relaxed; Durable fills and writes a Durable store).
 # Soak at 1,000,000 keys: CASES="backup load" WRITER_SECONDS=400 tests/DataStore.TestHost/filesystem-writer-stalls.sh 1000000
 # Where slow Puts' time goes: DATASTORE_FILESYSTEM_TRACE_MS=100 (any threshold) makes the writer log each Put at least
 # that slow with its steps (write, fsync, lock wait, scan check, split, pre-image, rename, unlock, sync), and a second
@@ -13,13 +14,16 @@ set -eu
 KEYS=${1:-200000}
 CASES=${CASES:-alone count export verify backup load}
 WRITER_SECONDS=${WRITER_SECONDS:-25}
+DURABILITY=${DURABILITY:-Relaxed}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HOST="$ROOT/tests/DataStore.TestHost/bin/Release/net10.0/DataStore.TestHost.dll"
 CLI="$ROOT/src/DataStore.Cli/bin/Release/net10.0/DataStore.Cli.dll"
 DIR=$(mktemp -d)
 STORE="$DIR/store"
 trap 'rm -rf "$DIR"' EXIT
-dotnet "$HOST" fill-bench "$STORE" FileSystem Relaxed "$KEYS" >/dev/null
+fill_start=$(date +%s)
+dotnet "$HOST" fill-bench "$STORE" FileSystem "$DURABILITY" "$KEYS" >/dev/null
+echo "filled $KEYS keys in $(( $(date +%s) - fill_start )) s"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$DIR/steps.txt"
 : >"$DIR/splits.txt"
@@ -28,7 +32,7 @@ echo "|---|---|---|---|---|---|---|"
 for case in $CASES; do
   interval=10
   [ "$case" = load ] && interval=0
-  dotnet "$HOST" worst-put "$STORE" FileSystem Relaxed "$WRITER_SECONDS" "$interval" >"$DIR/writer.txt" 2>"$DIR/trace.txt" &
+  dotnet "$HOST" worst-put "$STORE" FileSystem "$DURABILITY" "$WRITER_SECONDS" "$interval" >"$DIR/writer.txt" 2>"$DIR/trace.txt" &
   writer=$!
   sleep 3
   start=$(date +%s%N)

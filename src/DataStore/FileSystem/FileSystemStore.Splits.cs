@@ -7,14 +7,17 @@ namespace DataStore.FileSystem;
 internal sealed partial class FileSystemStore
 {
     private readonly HashSet<string> _declined = [];
-    private int _preparing;
+
+    /// <summary>Guards <see cref="_preparing"/> and is pulsed when a preparation ends (published or given up).</summary>
+    private readonly object _preparationEnded = new();
+    private bool _preparing;
     private int _holds;
     private double _longestHold;
 
     /// <summary>Starts preparing the split a write asked for, if none runs in this process; call after the write lock is let go.</summary>
     private void PrepareSplitIfWanted()
     {
-        if (_writer.TakePreparationWanted() is not { } prefix || Interlocked.CompareExchange(ref _preparing, 1, 0) != 0)
+        if (_writer.TakePreparationWanted() is not { } prefix || !BeginPreparation())
         {
             return;
         }
@@ -23,7 +26,7 @@ internal sealed partial class FileSystemStore
         {
             if (_declined.Contains(Convert.ToHexString(prefix)))
             {
-                Volatile.Write(ref _preparing, 0); // it failed once here: this leaf splits the old way
+                EndPreparation(); // it failed once here: this leaf splits the old way
                 return;
             }
         }
@@ -68,20 +71,51 @@ internal sealed partial class FileSystemStore
         }
         finally
         {
-            Volatile.Write(ref _preparing, 0);
+            EndPreparation();
+        }
+    }
+
+    private bool BeginPreparation()
+    {
+        lock (_preparationEnded)
+        {
+            if (_preparing)
+            {
+                return false;
+            }
+
+            _preparing = true;
+            return true;
+        }
+    }
+
+    private void EndPreparation()
+    {
+        lock (_preparationEnded)
+        {
+            _preparing = false;
+            Monitor.PulseAll(_preparationEnded);
         }
     }
 
     /// <summary>
     /// Waits (at most 30 s) for a split being prepared to publish or give up: its hard links in the child directories
     /// keep the data of keys deleted meanwhile on disk until then, and Compact is asked to give that space back.
+    /// Woken by the preparation's end, not by polling.
     /// </summary>
     private void WaitForSplitPreparation()
     {
         var begun = Stopwatch.GetTimestamp();
-        while (Volatile.Read(ref _preparing) != 0 && Stopwatch.GetElapsedTime(begun) < TimeSpan.FromSeconds(30))
+        lock (_preparationEnded)
         {
-            Thread.Sleep(1);
+            while (_preparing)
+            {
+                var left = TimeSpan.FromSeconds(30) - Stopwatch.GetElapsedTime(begun);
+                if (left <= TimeSpan.Zero || !Monitor.Wait(_preparationEnded, left))
+                {
+                    return;
+                }
+            }
         }
     }
 

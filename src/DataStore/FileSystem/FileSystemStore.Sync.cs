@@ -8,8 +8,9 @@ namespace DataStore.FileSystem;
 internal sealed partial class FileSystemStore
 {
     /// <summary>
-    /// Makes a returned write durable: a Durable one fsyncs the directories it changed (shared by concurrent writers),
-    /// or the whole file system when a split's moves are not synced yet; a Relaxed one leaves it to the background sync.
+    /// Makes a returned write durable: a Durable one fsyncs the directories it changed (shared by concurrent writers)
+    /// and the leaf of a split being prepared, or the whole file system when a split's moves are not synced yet; a
+    /// Relaxed one leaves it to the background sync.
     /// Runs after the write lock is let go.
     /// </summary>
     private void AfterWrite(string directory, string[] parents, SplitSync split)
@@ -44,6 +45,10 @@ internal sealed partial class FileSystemStore
             }
 
             _directorySync.Sync(directory);
+            if (split.PreparedLeaf is { } leaf && leaf != directory)
+            {
+                _directorySync.Sync(leaf); // its marker: recovery removes the children (this write's, after the publish) when it is not on disk
+            }
         }
         catch (Exception e) when (FileSystemErrors.IsFileSystemError(e))
         {
@@ -52,9 +57,11 @@ internal sealed partial class FileSystemStore
         }
     }
 
-    /// <summary>Whether a split awaits its file system sync, and the layout generation then; Durable writes only (call holding the write lock).</summary>
+    /// <summary>Whether a split awaits its file system sync (and the layout generation then), or the leaf of one being prepared; Durable writes only (call holding the write lock).</summary>
     private SplitSync PendingSplit() =>
-        _durability == Durability.Durable && _writer.SplitUnsynced ? new SplitSync(true, _state.LayoutGeneration) : default;
+        _durability != Durability.Durable ? default
+        : _writer.MovesUnsynced ? new SplitSync(true, _state.LayoutGeneration)
+        : new SplitSync(false, 0, _writer.PreparedLeaf());
 
     /// <summary>
     /// After a file system sync that began at layout generation <paramref name="generation"/>, drops the record of the

@@ -132,11 +132,17 @@ internal sealed partial class TreeWriter
     public void Finish(bool perFile, HashSet<string> touched, long sequence = 0, ReadOnlySpan<byte> record = default)
     {
         // A split whose moves are not synced yet (LeafSplitter) needs the whole file system synced: a directory sync
-        // could make some of its moves durable without the others.
-        var split = SplitUnsynced;
+        // could make some of its moves durable without the others. A split being prepared needs only its leaf synced
+        // too (its marker: see PreparedLeaf); before, it synced the file system under the lock as well.
+        var split = MovesUnsynced;
         if (perFile && !split)
         {
             touched.UnionWith(TakeNewParents());
+            if (PreparedLeaf() is { } leaf)
+            {
+                touched.Add(leaf);
+            }
+
             foreach (var directory in touched)
             {
                 SyncDirectory(directory);

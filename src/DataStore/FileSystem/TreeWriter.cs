@@ -98,7 +98,18 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
     }
 
     /// <summary>True while a split's moves wait for a file system sync (its record, <see cref="LeafSplitter.PendingFile"/>, is there), or a split is prepared (<see cref="PreparedSplitRecord"/>).</summary>
-    public bool SplitUnsynced => File.Exists(Path.Combine(root, LeafSplitter.PendingFile)) || PreparedSplitRecord.Exists(root);
+    public bool SplitUnsynced => MovesUnsynced || PreparedSplitRecord.Exists(root);
+
+    /// <summary>True while a split made the old way waits for a file system sync: a directory sync could make some of its moves durable without the others.</summary>
+    public bool MovesUnsynced => File.Exists(Path.Combine(root, LeafSplitter.PendingFile));
+
+    /// <summary>
+    /// The directory of the leaf whose split is being prepared (<see cref="PreparedSplitRecord"/>), or null. A durable
+    /// write then syncs it with its own directories: once its marker is published the write may sit in a child, which
+    /// recovery removes unless the marker is on disk. Call holding the lock.
+    /// </summary>
+    public string? PreparedLeaf() =>
+        PreparedSplitRecord.Exists(root) && PreparedSplitRecord.Read(root) is { } record ? layout.NodeOf(record.Prefix).Path : null;
 
     /// <summary>Drops the record of a finished split once a file system sync that began after its moves has completed; call holding the lock.</summary>
     public void DropSyncedSplit() => LeafSplitter.DropRecords(root);

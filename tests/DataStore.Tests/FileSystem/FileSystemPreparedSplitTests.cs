@@ -113,6 +113,59 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
         }
     }
 
+    [Fact]
+    public void A_durable_write_beside_a_prepared_split_syncs_its_directories_and_the_leaf_not_the_whole_file_system()
+    {
+        Assert.SkipUnless(PosixLinks.Available, "splits are prepared with hard links on Linux only");
+        using var store = OpenPreparing();
+        using var durable = FileSystemStore.Open(StorePath, Durability.Durable,
+            new DataStoreOptions { Path = StorePath, Backend = StoreBackend.FileSystem, Timeout = TimeSpan.FromSeconds(5) }, NullLogger.Instance, maxEntries: Limit);
+        var syncs = new List<string>();
+        void Write(string root, string stage, int deleted)
+        {
+            if (!IsOurs(root))
+            {
+                return;
+            }
+
+            var count = 0;
+            FileSystemSync.BeforeSyncForTests = () => count++;
+            try
+            {
+                durable.Put(Bytes.Utf8($"k/{stage}"), Bytes.Utf8(stage));
+                durable.Write(new WriteBatch().Put(Bytes.Utf8($"k/{stage}-a"), Bytes.Utf8("a")).Put(Bytes.Utf8($"k/{stage}-b"), Bytes.Utf8("b")));
+                durable.Delete(Bytes.Utf8($"k/{deleted:D3}"));
+            }
+            finally
+            {
+                FileSystemSync.BeforeSyncForTests = null;
+            }
+
+            syncs.Add($"{stage}: {count} file system syncs");
+        }
+
+        SplitPreparation.BeforePublishForTests = root => Write(root, "before", 2);
+        SplitPreparation.AfterPublishForTests = root => Write(root, "after", 3);
+        try
+        {
+            PutKeys(store, 48);
+            WaitForPublish();
+        }
+        finally
+        {
+            SplitPreparation.BeforePublishForTests = null;
+            SplitPreparation.AfterPublishForTests = null;
+        }
+
+        // Before, each of these durable writes synced the whole file system (a disk's worth of others' writes included).
+        Assert.Equal(["before: 0 file system syncs", "after: 0 file system syncs"], syncs);
+        var expected = Enumerable.Range(0, 48).Where(i => i is not (2 or 3)).Select(i => ($"k/{i:D3}", $"{i}"))
+            .Concat(new[] { "before", "after" }.SelectMany(s => new[] { ($"k/{s}", s), ($"k/{s}-a", "a"), ($"k/{s}-b", "b") }))
+            .OrderBy(p => p.Item1, StringComparer.Ordinal).Select(p => $"{p.Item1}={p.Item2}").ToList();
+        Assert.Equal(expected, Pairs(durable));
+        Assert.Empty(durable.CheckIntegrityCore(TestContext.Current.CancellationToken));
+    }
+
     public void Dispose() => _directory.Dispose();
 
     private IKeyValueStore OpenPreparing()

@@ -18,6 +18,10 @@ public sealed class RocksDbPowerLossContract : PowerLossContract
 public sealed class FileSystemPowerLossContract : PowerLossContract
 {
     protected override StoreBackend Backend => StoreBackend.FileSystem;
+
+    protected override IReadOnlyList<string> WriterArguments => [PreparedSplitPoints.SplitLimit];
+
+    protected override IEnumerable<int> ChosenPoints(IReadOnlyList<LogRecord> records, Random random) => PreparedSplitPoints.Choose(records, random);
 }
 
 /// <summary>FileSystem with the change feed: puts, batches, deletes and prefix deletes, each store's log agreeing with its data.</summary>

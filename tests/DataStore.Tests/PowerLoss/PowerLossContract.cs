@@ -46,6 +46,15 @@ public abstract class PowerLossContract : StoreContract
     /// </summary>
     protected virtual (string Reason, string Sign)? StrictDefect(Durability durability) => null;
 
+    /// <summary>More arguments for the writer child (<c>power-loss-writes</c>): a FileSystem store's lowered split limit.</summary>
+    protected virtual IReadOnlyList<string> WriterArguments => [];
+
+    /// <summary>
+    /// Log records, besides the random points, at which this backend must also be cut (record numbers, 1 = after the
+    /// first), chosen where its own multi-step changes are half done; fails when the log shows none of them happened.
+    /// </summary>
+    protected virtual IEnumerable<int> ChosenPoints(IReadOnlyList<LogRecord> records, Random random) => [];
+
     [Fact]
     public void Durable_loses_nothing_acknowledged_and_every_store_opens_after_a_power_loss() => Run(Durability.Durable);
 
@@ -106,12 +115,12 @@ public abstract class PowerLossContract : StoreContract
         System.IO.Directory.CreateDirectory(store);
         string[] wrapper = ["env", $"LD_PRELOAD={library}", $"DATASTORE_POWERLOSS_ROOT={store}", $"DATASTORE_POWERLOSS_LOG={log}", $"DATASTORE_POWERLOSS_MARKS={marks}"];
         var (code, output) = ChildProcess.Run(
-            ["power-loss-writes", store, Backend.ToString(), durability.ToString(), marks, Text(random.Next()), Text(writeMs), Text(SyncIntervalMilliseconds), .. ChangeFeed ? new[] { "feed" } : []],
+            ["power-loss-writes", store, Backend.ToString(), durability.ToString(), marks, Text(random.Next()), Text(writeMs), Text(SyncIntervalMilliseconds), .. ChangeFeed ? new[] { "feed" } : [], .. WriterArguments],
             TimeSpan.FromMinutes(3), wrapper);
         Assert.True(code == 0, $"the writer failed ({context}), exit {code}: {output}");
 
         var records = PowerLossLog.Read(log);
-        var chosen = Enumerable.Range(0, points).Select(_ => random.Next(1, records.Count + 1)).Order().ToList();
+        var chosen = Enumerable.Range(0, points).Select(_ => random.Next(1, records.Count + 1)).Concat(ChosenPoints(records, random)).Order().ToList();
         var disk = new PowerLossDisk();
         var stores = new List<string>();
         var crashes = new List<(int, long, CrashMode)>();

@@ -104,23 +104,33 @@ public sealed class PowerLossDisk
     /// <summary>Writes everything the log says happened (no power loss): it must equal the real directory.</summary>
     public void SaveEverything(string target) => Save(target, _root, d => d.Entries, f => f.Everything(), []);
 
-    private static void Save(string target, DirectoryNode directory, Func<DirectoryNode, Dictionary<string, DiskNode>> entries, Func<FileNode, FileImage> content, HashSet<DiskNode> done)
+    private static void Save(string target, DirectoryNode directory, Func<DirectoryNode, Dictionary<string, DiskNode>> entries, Func<FileNode, FileImage> content, Dictionary<DiskNode, string> done)
     {
         System.IO.Directory.CreateDirectory(target);
         foreach (var (name, node) in entries(directory).OrderBy(e => e.Key, StringComparer.Ordinal))
         {
-            if (!done.Add(node))
+            var path = Path.Combine(target, name);
+            if (done.TryGetValue(node, out var first) && node is FileNode)
             {
-                continue; // a second name of the same node (a hard link): written once
+                // A second name of the same file (a hard link: a FileSystem split's prepared children) is one too.
+                // Before, it was skipped, so a store cut after a publish lost every key its children held.
+                HardLink.Create(first, path);
+                continue;
             }
 
+            if (first is not null)
+            {
+                continue; // a directory under two names (no file system allows it): written once
+            }
+
+            done[node] = path;
             if (node is DirectoryNode child)
             {
-                Save(Path.Combine(target, name), child, entries, content, done);
+                Save(path, child, entries, content, done);
             }
             else
             {
-                content((FileNode)node).SaveTo(Path.Combine(target, name));
+                content((FileNode)node).SaveTo(path);
             }
         }
     }
