@@ -24,17 +24,8 @@ public sealed class RocksDbWriteGateTests
     public void An_exclusive_write_waits_for_the_plain_writes_already_in_and_then_enters()
     {
         using var gate = new RocksDbWriteGate("/store", TimeSpan.FromSeconds(10));
-        using var entered = new ManualResetEventSlim();
         using var leave = new ManualResetEventSlim();
-        var plain = new Thread(() =>
-        {
-            gate.Enter(exclusive: false);
-            entered.Set();
-            leave.Wait();
-            gate.Exit(exclusive: false);
-        });
-        plain.Start();
-        entered.Wait(TestContext.Current.CancellationToken);
+        var plain = HoldShared(gate, leave);
 
         var exclusiveIn = 0L;
         var exclusive = new Thread(() =>
@@ -57,8 +48,20 @@ public sealed class RocksDbWriteGateTests
     public void An_exclusive_write_that_times_out_leaves_the_gate_open_to_plain_writes()
     {
         using var gate = new RocksDbWriteGate("/store", Short);
-        using var entered = new ManualResetEventSlim();
         using var leave = new ManualResetEventSlim();
+        var plain = HoldShared(gate, leave);
+
+        Assert.IsType<StoreTimeoutException>(OnOwnThread(() => gate.Enter(exclusive: true)));
+        Assert.Null(OnOwnThread(() => { gate.Enter(exclusive: false); gate.Exit(exclusive: false); }));
+        leave.Set();
+        plain.Join();
+        Assert.Null(OnOwnThread(() => { gate.Enter(exclusive: true); gate.Exit(exclusive: true); }));
+    }
+
+    // A plain write that stays in the gate, on a thread of its own, until `leave` is set.
+    private static Thread HoldShared(RocksDbWriteGate gate, ManualResetEventSlim leave)
+    {
+        using var entered = new ManualResetEventSlim();
         var plain = new Thread(() =>
         {
             gate.Enter(exclusive: false);
@@ -68,12 +71,7 @@ public sealed class RocksDbWriteGateTests
         });
         plain.Start();
         entered.Wait(TestContext.Current.CancellationToken);
-
-        Assert.IsType<StoreTimeoutException>(OnOwnThread(() => gate.Enter(exclusive: true)));
-        Assert.Null(OnOwnThread(() => { gate.Enter(exclusive: false); gate.Exit(exclusive: false); }));
-        leave.Set();
-        plain.Join();
-        Assert.Null(OnOwnThread(() => { gate.Enter(exclusive: true); gate.Exit(exclusive: true); }));
+        return plain;
     }
 
     // Runs on a thread of its own (the gate's entries belong to the thread that made them); returns what it threw.
