@@ -64,6 +64,9 @@ internal sealed partial class TreeWriter
             RecoverLoggedDelete(); // the oldest commit recovery may complete: the journal and pending Puts come after it
         }
 
+        // A pending Put precedes any journal (a journal is removed, durably, before its lock is let go), and a power loss
+        // can leave one (its rename into place not synced) beside a later journal that rewrites the same key.
+        RecoverLoggedPuts();
         if (File.Exists(_journal))
         {
             var touched = new HashSet<string>();
@@ -84,7 +87,6 @@ internal sealed partial class TreeWriter
             File.Delete(_journal);
         }
 
-        RecoverLoggedPuts();
         foreach (var stale in TemporaryFiles.Stale(_temporary))
         {
             File.Delete(stale);

@@ -71,7 +71,7 @@ internal sealed partial class TreeWriter
             }
 
             var key = read.ToArray();
-            Log.Recover(sequence, _record.Clear().Add(KeyChangeKind.Put, key).Bytes);
+            Log.Recover(sequence, _record.Clear().Add(KeyChangeKind.Put, key).Bytes, loggedIfPast: true);
             Publish(key, path);
         }
     }

@@ -107,8 +107,14 @@ internal sealed class ChangeLogFiles(string store)
     /// After a dead writer's journal or pending Put of commit <paramref name="sequence"/> was replayed: cuts the torn frame it may have left,
     /// then appends the commit's record unless the log already ends with it.
     /// </summary>
+    /// <param name="sequence">The commit's sequence.</param>
+    /// <param name="record">The commit's record.</param>
+    /// <param name="loggedIfPast">
+    /// A pending Put's: a log already past the commit holds its record (a power loss kept the pending name, not its rename
+    /// into place, while later commits reached the disk), so nothing is appended.
+    /// </param>
     /// <exception cref="StoreFormatException">The log does not end just before or at the commit, or more than a torn frame is broken.</exception>
-    public void Recover(long sequence, ReadOnlySpan<byte> record)
+    public void Recover(long sequence, ReadOnlySpan<byte> record, bool loggedIfPast = false)
     {
         if (Directory.Exists(_folder))
         {
@@ -119,7 +125,7 @@ internal sealed class ChangeLogFiles(string store)
         }
 
         var latest = CurrentTail(repairUpTo: ChangeLogFrame.Overhead + record.Length).Latest;
-        if (latest == sequence)
+        if (latest == sequence || (loggedIfPast && latest > sequence))
         {
             return;
         }
