@@ -120,7 +120,6 @@ internal sealed partial class LmdbEnvironment
                 CloseForGood();
                 _writers.Dispose();
                 _openFile.Dispose();
-                _recordLock?.Dispose();
             }
         }
     }
