@@ -109,7 +109,7 @@ internal sealed partial class LmdbEnvironment
     /// (a misuse, but one that must not crash the process) is waited for: a write through the writer lock, a read
     /// through the map gate; a call that starts later finds the environment closed and throws ObjectDisposedException.
     /// </summary>
-    private void CloseForGood()
+    private void CloseForGood() => Sync.RunBetweenSyncs(() => // a checkpoint syncs without the writer lock (ADR 0006)
     {
         lock (_writeLock)
         {
@@ -124,7 +124,7 @@ internal sealed partial class LmdbEnvironment
                 Gate.EndExclusive();
             }
         }
-    }
+    });
 
     private void CloseEnvironment()
     {

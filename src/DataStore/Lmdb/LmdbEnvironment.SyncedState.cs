@@ -10,18 +10,11 @@ namespace DataStore.Lmdb;
 /// </summary>
 internal sealed partial class LmdbEnvironment
 {
-    private const uint GrowthBeforeCheckpoint = 256;
-    private const long WrittenBeforeCheckpoint = 1 << 20;
-
     private static readonly TimeSpan RestoreAttempt = TimeSpan.FromMilliseconds(50);
 
     // Null where the boot cannot be told apart (not Linux, or no boot id): then every commit syncs its pages, as before.
     private readonly LmdbSyncedState? _syncedState;
     private LmdbErrors? _syncErrors;
-    private nint _pin;
-    private ulong _pinned;
-    private nuint _pinnedLastPage;
-    private long _writtenSincePin;
     private int _durableStores;
 
     /// <summary>True when commits skip their page sync now: a synced state is recorded and pinned, and no Durable store of this process shares the environment.</summary>
@@ -129,129 +122,6 @@ internal sealed partial class LmdbEnvironment
         }
 
         Checkpoint();
-    }
-
-    private void Checkpoint()
-    {
-        var errors = _syncErrors!;
-        if (!Monitor.TryEnter(_writeLock, errors.Timeout))
-        {
-            throw errors.TimedOut();
-        }
-
-        try
-        {
-            if (_env == 0)
-            {
-                return;
-            }
-
-            if (!TakeWriters(errors, errors.Timeout))
-            {
-                throw errors.TimedOut();
-            }
-
-            try
-            {
-                CheckpointLocked(errors);
-            }
-            finally
-            {
-                _writers.Release();
-            }
-        }
-        finally
-        {
-            Monitor.Exit(_writeLock);
-        }
-    }
-
-    /// <summary>
-    /// Holding both writer locks: pins the current transaction, syncs the file, records its meta pages, and only then
-    /// lets the previous pin go, so the recorded state's pages are on disk and never reused while it is the newest record.
-    /// </summary>
-    private void CheckpointLocked(LmdbErrors errors)
-    {
-        var env = Handle(errors);
-        nint pin;
-        int rc;
-        while ((rc = LmdbNative.TxnBegin(env, 0, LmdbNative.ReadOnly, out pin)) == LmdbNative.MapResized)
-        {
-            ResizeLocked(0, errors);
-        }
-
-        errors.Check(rc, "pinning the synced state");
-        try
-        {
-            errors.Check(LmdbNative.EnvSync(env, 1), "syncing");
-            errors.Check(LmdbNative.EnvInfoOf(env, out var info), "reading the environment");
-            errors.Check(LmdbNative.Stat(pin, LmdbNative.MainDbi, out var stat), "reading the page size");
-            StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
-            {
-                _syncedState!.Write(new LmdbSyncedState.Record(info.LastTransaction, BootIdentity.Current, stat.PageSize, ReadMetas(stat.PageSize)));
-                return 0;
-            });
-            (pin, _pin) = (_pin, pin);
-            (_pinned, _pinnedLastPage, _writtenSincePin) = (info.LastTransaction, info.LastPage, 0);
-        }
-        finally
-        {
-            if (pin != 0)
-            {
-                LmdbNative.TxnAbort(pin);
-            }
-        }
-    }
-
-    /// <summary>Lets this process's pin go when it committed nothing since and others moved on, so LMDB can reuse pages; its next write records and pins again.</summary>
-    internal void ReleaseIdlePin()
-    {
-        lock (_writeLock)
-        {
-            if (_pin == 0 || _env == 0 || Sync.Dirty || LmdbNative.EnvInfoOf(_env, out var info) != LmdbNative.Success || info.LastTransaction <= _pinned)
-            {
-                return;
-            }
-
-            LmdbNative.TxnAbort(_pin);
-            _pin = 0;
-        }
-    }
-
-    // Holding the writer locks, before a write transaction: a process writes only while it holds a pin at or before the newest record.
-    private void PinBeforeWriteLocked(LmdbErrors errors)
-    {
-        if (_syncedState is not null && _pin == 0)
-        {
-            CheckpointLocked(errors);
-        }
-    }
-
-    // Holding the writer locks, after a commit of about `bytes`: pages freed since the pin cannot be reused, so after
-    // WrittenBeforeCheckpoint bytes, or once the file has grown by GrowthBeforeCheckpoint pages past the pin, record and
-    // pin again (it bounds the growth a burst of writes causes to about twice that).
-    private void CheckpointIfGrownLocked(LmdbErrors errors, long bytes)
-    {
-        if (_pin == 0)
-        {
-            return;
-        }
-
-        _writtenSincePin += bytes;
-        if (_writtenSincePin > WrittenBeforeCheckpoint ||
-            (LmdbNative.EnvInfoOf(_env, out var info) == LmdbNative.Success && info.LastPage > _pinnedLastPage + GrowthBeforeCheckpoint))
-        {
-            CheckpointLocked(errors);
-        }
-    }
-
-    private void DropPin()
-    {
-        if (_pin != 0)
-        {
-            LmdbNative.TxnAbort(_pin);
-            _pin = 0;
-        }
     }
 
     // Before the data file is replaced (Compact): with everything synced, a missing record means "open as is".

@@ -120,6 +120,7 @@ internal sealed partial class LmdbEnvironment
                 CloseForGood();
                 _writers.Dispose();
                 _openFile.Dispose();
+                _recordLock?.Dispose();
             }
         }
     }

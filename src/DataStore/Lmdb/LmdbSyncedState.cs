@@ -11,7 +11,8 @@ namespace DataStore.Lmdb;
 /// <remarks>
 /// Two checksummed slots written in place, each followed by <c>fdatasync</c>; a write goes to the slot that does not
 /// hold the newest record, so a power loss during it leaves the newest record intact. Callers write it holding the
-/// writer locks, so records are written in transaction order.
+/// record lock (<c>lmdb-synced.lock</c>, one writer across processes); records may come out of transaction order, and
+/// the newest is the one with the highest transaction.
 /// </remarks>
 internal sealed class LmdbSyncedState(string path)
 {

@@ -1,0 +1,206 @@
+using DataStore.Platform;
+
+namespace DataStore.Lmdb;
+
+/// <summary>
+/// The checkpoint of Relaxed commits without a sync (ADR 0006): pin the newest transaction with a read transaction and
+/// read its meta pages, both under the writer locks (a few microseconds), then sync the data file and record the pinned
+/// state in <see cref="LmdbSyncedState"/>, and only then let the previous pin go. The timer's and the group sync's
+/// checkpoints sync with the writers free; the one a burst's growth calls for syncs on the writer's path.
+/// </summary>
+/// <remarks>
+/// The sync needs no writer lock: the pages of the pinned transaction were written before its meta page, LMDB reuses
+/// none of them while the pin lives (nor any page of a later transaction: those are freed after the pin), and commits
+/// made during the sync are not part of the record. Records are written under a lock of their own (in this process and,
+/// through <c>lmdb-synced.lock</c>, across processes); they may arrive out of transaction order, and the newest is the
+/// one with the highest transaction, so a late, older record never hides a newer one.
+/// </remarks>
+internal sealed partial class LmdbEnvironment
+{
+    private const string RecordLockFile = "lmdb-synced.lock";
+    private const uint GrowthBeforeCheckpoint = 256;
+    private const long WrittenBeforeCheckpoint = 1 << 20;
+
+    private readonly object _recordGate = new();
+    private LmdbFileLock? _recordLock;
+    private nint _pin;
+    private ulong _pinned;
+    private nuint _pinnedLastPage;
+    private long _writtenSincePin;
+
+    // The group sync's (and the timer's) checkpoint: pins under the writer locks, syncs and records without them.
+    private void Checkpoint()
+    {
+        var errors = _syncErrors!;
+        if (!Monitor.TryEnter(_writeLock, errors.Timeout))
+        {
+            throw errors.TimedOut();
+        }
+
+        SyncPoint point;
+        try
+        {
+            if (_env == 0)
+            {
+                return;
+            }
+
+            if (!TakeWriters(errors, errors.Timeout))
+            {
+                throw errors.TimedOut();
+            }
+
+            try
+            {
+                point = PinLocked(errors);
+            }
+            finally
+            {
+                _writers.Release();
+            }
+        }
+        finally
+        {
+            Monitor.Exit(_writeLock);
+        }
+
+        SyncAndRecord(point, errors);
+    }
+
+    // Holding both writer locks (a process's first write, or its first after its pin went): the whole checkpoint.
+    private void CheckpointLocked(LmdbErrors errors) => SyncAndRecord(PinLocked(errors), errors);
+
+    /// <summary>Holding both writer locks: pins the newest transaction and reads the meta pages that name it.</summary>
+    private SyncPoint PinLocked(LmdbErrors errors)
+    {
+        var env = Handle(errors);
+        nint pin;
+        int rc;
+        while ((rc = LmdbNative.TxnBegin(env, 0, LmdbNative.ReadOnly, out pin)) == LmdbNative.MapResized)
+        {
+            ResizeLocked(0, errors);
+        }
+
+        errors.Check(rc, "pinning the synced state");
+        try
+        {
+            errors.Check(LmdbNative.EnvInfoOf(env, out var info), "reading the environment");
+            errors.Check(LmdbNative.Stat(pin, LmdbNative.MainDbi, out var stat), "reading the page size");
+            var metas = StoreFiles.Guard(Directory, StoreBackend.Lmdb, () => ReadMetas(stat.PageSize));
+            (_pinnedLastPage, _writtenSincePin) = (info.LastPage, 0);
+            return new SyncPoint(pin, info.LastTransaction, stat.PageSize, metas);
+        }
+        catch
+        {
+            LmdbNative.TxnAbort(pin);
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// With <paramref name="point"/> pinned (writer locks held or not): syncs the data file, records the point, and makes
+    /// its pin this process's, letting the previous one go. A failure lets the new pin go and keeps the old one.
+    /// </summary>
+    private void SyncAndRecord(SyncPoint point, LmdbErrors errors)
+    {
+        var pin = point.Pin;
+        try
+        {
+            SyncDataFile();
+            lock (_recordGate)
+            {
+                var file = _recordLock ??= StoreFiles.Guard(Directory, StoreBackend.Lmdb, () => new LmdbFileLock(System.IO.Path.Combine(Directory, RecordLockFile)));
+                if (!file.TryTake(exclusive: true, errors.Timeout))
+                {
+                    throw errors.TimedOut();
+                }
+
+                try
+                {
+                    StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
+                    {
+                        _syncedState!.Write(new LmdbSyncedState.Record(point.Transaction, BootIdentity.Current, point.PageSize, point.Metas));
+                        return 0;
+                    });
+                }
+                finally
+                {
+                    file.Release();
+                }
+
+                _pinned = point.Transaction;
+                pin = Interlocked.Exchange(ref _pin, pin);
+            }
+        }
+        finally
+        {
+            if (pin != 0)
+            {
+                LmdbNative.TxnAbort(pin);
+            }
+        }
+    }
+
+    // fsync of the data file through a descriptor of our own: the same pages as mdb_env_sync (a sync is of the file, not
+    // of a descriptor), without reading the meta page through the map, so a resize never waits for a slow disk.
+    private void SyncDataFile() => StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
+    {
+        using var file = new FileStream(_dataFile, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete, 1);
+        file.Flush(flushToDisk: true);
+        return 0;
+    });
+
+    /// <summary>Lets this process's pin go when it committed nothing since and others moved on, so LMDB can reuse pages; its next write records and pins again.</summary>
+    internal void ReleaseIdlePin()
+    {
+        lock (_writeLock)
+        {
+            if (_pin == 0 || _env == 0 || Sync.Dirty || LmdbNative.EnvInfoOf(_env, out var info) != LmdbNative.Success || info.LastTransaction <= Volatile.Read(ref _pinned))
+            {
+                return;
+            }
+
+            DropPin();
+        }
+    }
+
+    // Holding the writer locks, before a write transaction: a process writes only while it holds a pin at or before the newest record.
+    private void PinBeforeWriteLocked(LmdbErrors errors)
+    {
+        if (_syncedState is not null && _pin == 0)
+        {
+            CheckpointLocked(errors);
+        }
+    }
+
+    // Holding the writer locks, after a commit of about `bytes`: pages freed since the pin cannot be reused, so after
+    // WrittenBeforeCheckpoint bytes, or once the file has grown by GrowthBeforeCheckpoint pages past the pin, record and
+    // pin again here, on the writer's path (it bounds the growth a burst of writes causes to about twice that; a
+    // checkpoint beside the writers let the file grow by whatever was written during its sync).
+    private void CheckpointIfGrownLocked(LmdbErrors errors, long bytes)
+    {
+        if (_pin == 0)
+        {
+            return;
+        }
+
+        _writtenSincePin += bytes;
+        if (_writtenSincePin > WrittenBeforeCheckpoint ||
+            (LmdbNative.EnvInfoOf(_env, out var info) == LmdbNative.Success && info.LastPage > _pinnedLastPage + GrowthBeforeCheckpoint))
+        {
+            CheckpointLocked(errors);
+        }
+    }
+
+    private void DropPin()
+    {
+        var pin = Interlocked.Exchange(ref _pin, 0);
+        if (pin != 0)
+        {
+            LmdbNative.TxnAbort(pin);
+        }
+    }
+
+    /// <summary>A pinned transaction and its meta pages, to be synced and recorded.</summary>
+    private readonly record struct SyncPoint(nint Pin, ulong Transaction, uint PageSize, byte[] Metas);
+}
