@@ -4,8 +4,9 @@ namespace DataStore.Lmdb;
 
 /// <summary>
 /// The checkpoint of Relaxed commits without a sync (ADR 0006): pin the newest transaction with a read transaction and
-/// read its meta pages, both under the writer locks (a few microseconds), then, with the writers free again, sync the
-/// data file and record the pinned state in <see cref="LmdbSyncedState"/>, and only then let the previous pin go.
+/// read its meta pages, both under the writer locks (a few microseconds), then sync the data file and record the pinned
+/// state in <see cref="LmdbSyncedState"/>, and only then let the previous pin go. The timer's and the group sync's
+/// checkpoints sync with the writers free; the one a burst's growth calls for syncs on the writer's path.
 /// </summary>
 /// <remarks>
 /// The sync needs no writer lock: the pages of the pinned transaction were written before its meta page, LMDB reuses
@@ -26,7 +27,6 @@ internal sealed partial class LmdbEnvironment
     private ulong _pinned;
     private nuint _pinnedLastPage;
     private long _writtenSincePin;
-    private int _checkpointQueued;
 
     // The group sync's (and the timer's) checkpoint: pins under the writer locks, syncs and records without them.
     private void Checkpoint()
@@ -174,10 +174,10 @@ internal sealed partial class LmdbEnvironment
     }
 
     // Holding the writer locks, after a commit of about `bytes`: pages freed since the pin cannot be reused, so after
-    // WrittenBeforeCheckpoint bytes, or once the file has grown by GrowthBeforeCheckpoint pages past the pin, a pool
-    // thread records and pins again (the committing caller does not wait for its sync). That bounds the growth a burst
-    // of writes causes to about twice that, plus what is written during one sync.
-    private void CheckpointIfGrownLocked(long bytes)
+    // WrittenBeforeCheckpoint bytes, or once the file has grown by GrowthBeforeCheckpoint pages past the pin, record and
+    // pin again here, on the writer's path (it bounds the growth a burst of writes causes to about twice that; a
+    // checkpoint beside the writers let the file grow by whatever was written during its sync).
+    private void CheckpointIfGrownLocked(LmdbErrors errors, long bytes)
     {
         if (_pin == 0)
         {
@@ -185,29 +185,10 @@ internal sealed partial class LmdbEnvironment
         }
 
         _writtenSincePin += bytes;
-        if ((_writtenSincePin > WrittenBeforeCheckpoint ||
-             (LmdbNative.EnvInfoOf(_env, out var info) == LmdbNative.Success && info.LastPage > _pinnedLastPage + GrowthBeforeCheckpoint)) &&
-            Interlocked.Exchange(ref _checkpointQueued, 1) == 0)
+        if (_writtenSincePin > WrittenBeforeCheckpoint ||
+            (LmdbNative.EnvInfoOf(_env, out var info) == LmdbNative.Success && info.LastPage > _pinnedLastPage + GrowthBeforeCheckpoint))
         {
-            ThreadPool.UnsafeQueueUserWorkItem(static environment => environment.CheckpointInBackground(), this, preferLocal: false);
-        }
-    }
-
-    // A pool thread's checkpoint, through the group sync (so Compact and closing wait for it). A failure stays here: the
-    // timer's sync repeats it within SyncInterval and logs it, and a Durable writer gets its own sync's failure.
-    private void CheckpointInBackground()
-    {
-        try
-        {
-            Sync.SyncIfDirty();
-        }
-        catch (Exception)
-        {
-            // Not this thread's to report (above).
-        }
-        finally
-        {
-            Volatile.Write(ref _checkpointQueued, 0);
+            CheckpointLocked(errors);
         }
     }
 

@@ -3,8 +3,8 @@ using System.Diagnostics;
 namespace DataStore.Tests.Lmdb;
 
 /// <summary>
-/// The Relaxed checkpoint syncs without the writer locks (ADR 0006, "The checkpoint off the writer's path"): no put
-/// waits for a sync, and a checkpoint taken while this process's threads and another process write still records a
+/// The Relaxed timer's checkpoint syncs without the writer locks (ADR 0006, "The checkpoint off the writer's path"): no
+/// put waits for it, and a checkpoint taken while this process's threads and another process write still records a
 /// state that holds every write acknowledged before it began.
 /// </summary>
 public sealed class LmdbCheckpointTests : IDisposable
@@ -25,16 +25,17 @@ public sealed class LmdbCheckpointTests : IDisposable
     private string StorePath => _directory.Sub("store");
 
     [Fact]
-    public void On_a_slow_disk_no_put_waits_for_a_checkpoint_but_the_first_write_of_the_process()
+    public void On_a_slow_disk_no_put_waits_for_the_timers_checkpoint_but_the_first_write_of_the_process()
     {
         Assert.SkipUnless(OperatingSystem.IsLinux(), "Relaxed commits skip their sync on Linux only (the boot id); elsewhere every commit syncs");
         var shim = BuildSlowSync();
         Assert.SkipWhen(shim is null, "no C compiler ('cc' is not on PATH) to build the slow-sync library");
 
-        // 1 s a sync; a checkpoint (data file and side file) used to hold the writer for two of them, every ~1 MiB written
-        // and every second, so 6 seconds of puts had two or more puts over 1 s. Now only the first put may wait that long
-        // (a process records and pins before its first write); slower disks than this machine's under load are rare.
-        var (code, output) = ChildProcess.Run(["worst-put", StorePath, "Lmdb", "Relaxed", "6", "0"], TimeSpan.FromMinutes(2),
+        // 1 s a sync; the timer's checkpoint (data file and side file) used to hold the writer for two of them every
+        // second, so 6 seconds of puts 200 ms apart had two or more puts over 1 s. Now only the first put may wait that
+        // long (a process records and pins before its first write): these puts write far less than the 1 MiB after
+        // which a checkpoint runs on the writer's path.
+        var (code, output) = ChildProcess.Run(["worst-put", StorePath, "Lmdb", "Relaxed", "6", "200"], TimeSpan.FromMinutes(2),
             ["env", $"LD_PRELOAD={shim}", "DATASTORE_SLOW_SYNC_MS=1000"]);
         Assert.True(code == 0, output);
         var line = output.Split('\n').Single(l => l.StartsWith("PUTS ", StringComparison.Ordinal));
