@@ -52,16 +52,7 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
         };
         SplitPreparation.PublishedForTests = (root, count) => changes = IsOurs(root) ? count : changes;
         LeafSplitter.MovesForTests = 0;
-        try
-        {
-            PutKeys(store, 48);
-            WaitForPublish();
-        }
-        finally
-        {
-            SplitPreparation.BeforePublishForTests = null;
-            SplitPreparation.PublishedForTests = null;
-        }
+        SplitAndClearHooks(store);
 
         // Before, nothing was prepared: the leaf split only when full, moving every file holding the write lock.
         Assert.Equal(["not published", "children linked", "got in"], seen);
@@ -86,16 +77,7 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
             // A copy of the directory at each point is what a kill -9 there leaves on disk.
             SplitPreparation.BeforePublishForTests = root => Copy(root, StorePath, before);
             SplitPreparation.AfterPublishForTests = root => Copy(root, StorePath, after);
-            try
-            {
-                PutKeys(store, 48);
-                WaitForPublish();
-            }
-            finally
-            {
-                SplitPreparation.BeforePublishForTests = null;
-                SplitPreparation.AfterPublishForTests = null;
-            }
+            SplitAndClearHooks(store);
         }
 
         var expected = Enumerable.Range(0, 48).Select(i => $"k/{i:D3}={i}").ToList();
@@ -146,16 +128,7 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
 
         SplitPreparation.BeforePublishForTests = root => Write(root, "before", 2);
         SplitPreparation.AfterPublishForTests = root => Write(root, "after", 3);
-        try
-        {
-            PutKeys(store, 48);
-            WaitForPublish();
-        }
-        finally
-        {
-            SplitPreparation.BeforePublishForTests = null;
-            SplitPreparation.AfterPublishForTests = null;
-        }
+        SplitAndClearHooks(store);
 
         // Before, each of these durable writes synced the whole file system (a disk's worth of others' writes included).
         Assert.Equal(["before: 0 file system syncs", "after: 0 file system syncs"], syncs);
@@ -188,6 +161,22 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
         for (var i = 0; i < count; i++)
         {
             store.Put(Bytes.Utf8($"k/{i:D3}"), Bytes.Utf8($"{i}"));
+        }
+    }
+
+    /// <summary>Puts the 48 keys a split is prepared from and waits for its publish, then clears every preparation hook.</summary>
+    private void SplitAndClearHooks(IKeyValueStore store)
+    {
+        try
+        {
+            PutKeys(store, 48);
+            WaitForPublish();
+        }
+        finally
+        {
+            SplitPreparation.BeforePublishForTests = null;
+            SplitPreparation.AfterPublishForTests = null;
+            SplitPreparation.PublishedForTests = null;
         }
     }
 
