@@ -30,12 +30,6 @@ public sealed class FileSystemFeedPowerLossContract : PowerLossContract
     protected override StoreBackend Backend => StoreBackend.FileSystem;
 
     protected override bool ChangeFeed => true;
-
-    protected override (string Reason, string Sign)? StrictDefect(Durability durability) => durability == Durability.Durable ? null : (
-        "Known (ADR 0020, Power loss), found by this contract's first runs: at a synced-only point of a Relaxed store the open " +
-        "found the pending Put file (tmp/feed-<S>.put) or journal of commit S while the change log already ended at S + 1, and " +
-        "refused the store; the cause is not found yet (DATASTORE_POWERLOSS_KEEP=dir keeps the replayed stores).",
-        "does not follow the change log");
 }
 
 public sealed class LiteDbPowerLossContract : PowerLossContract
