@@ -28,64 +28,26 @@ internal static class Commands
             return AppWriter.Run(args);
         }
 
-        if (args[0] == "import-dump")
+        // Commands that open the store themselves, or none.
+        var ran = args[0] switch
         {
-            return TransferCommands.Import(options, rest[0]);
-        }
-
-        if (args[0] == "peer-hello")
+            "import-dump" => TransferCommands.Import(options, rest[0]),
+            "peer-hello" => SharingCommands.PeerHello(args[1]),
+            "hold-owner-lock" => SharingCommands.HoldOwnerLock(args[1], int.Parse(rest[0])),
+            "pack-scrambled" => PackedSoak.Run(options, int.Parse(rest[0])),
+            "power-loss-writes" => PowerLossWrites.Run(options, rest),
+            "power-loss-read" => PowerLossRead.Run(Enum.Parse<StoreBackend>(args[2]), rest),
+            "open-lmdb09-killed-at" => LmdbConversionKill.Run(options, rest[0]),
+            "config-feed" => FeedConfigCommand.Run(args[1], rest[0]),
+            "damage-probe" => DamageProbe.Run(options, int.Parse(rest[0]), int.Parse(rest[1])),
+            "fill-until-fault" => ResourceFaultCommands.FillUntilFault(options, int.Parse(rest[0])),
+            "open-until-fault" => ResourceFaultCommands.OpenUntilFault(args[1], Enum.Parse<StoreBackend>(args[2]), int.Parse(rest[0])),
+            "feed-create" => FeedDeleteCommands.Create(options),
+            _ => (int?)null,
+        };
+        if (ran is { } code)
         {
-            return SharingCommands.PeerHello(args[1]);
-        }
-
-        if (args[0] == "hold-owner-lock")
-        {
-            return SharingCommands.HoldOwnerLock(args[1], int.Parse(rest[0]));
-        }
-
-        if (args[0] == "pack-scrambled")
-        {
-            return PackedSoak.Run(options, int.Parse(rest[0]));
-        }
-
-        if (args[0] == "power-loss-writes")
-        {
-            var extra = rest.Skip(4).ToArray();
-            return PowerLossWrites.Run(options, rest[0], int.Parse(rest[1]), int.Parse(rest[2]), int.Parse(rest[3]), extra.Contains("feed"),
-                extra.Where(a => a != "feed").Select(int.Parse).FirstOrDefault());
-        }
-
-        if (args[0] == "power-loss-read")
-        {
-            return PowerLossRead.Run(Enum.Parse<StoreBackend>(args[2]), rest);
-        }
-
-        if (args[0] == "open-lmdb09-killed-at")
-        {
-            return LmdbConversionKill.Run(options, rest[0]);
-        }
-
-        if (args[0] is "fill-until-fault" or "open-until-fault")
-        {
-            return args[0] == "fill-until-fault" ? ResourceFaultCommands.FillUntilFault(options, int.Parse(rest[0]))
-                : ResourceFaultCommands.OpenUntilFault(args[1], Enum.Parse<StoreBackend>(args[2]), int.Parse(rest[0]));
-        }
-
-        if (args[0] == "config-feed")
-        {
-            return FeedConfigCommand.Run(args[1], rest[0]);
-        }
-
-        if (args[0] == "feed-create")
-        {
-            options.ChangeFeed = true;
-            KeyValueStore.Open(options).Dispose();
-            return 0;
-        }
-
-        if (args[0] == "damage-probe")
-        {
-            return DamageProbe.Run(options, int.Parse(rest[0]), int.Parse(rest[1]));
+            return code;
         }
 
         using var store = KeyValueStore.Open(options, StderrLog.WhenTracing());

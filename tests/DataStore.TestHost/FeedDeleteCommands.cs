@@ -8,6 +8,14 @@ namespace DataStore.TestHost;
 /// </summary>
 internal static class FeedDeleteCommands
 {
+    /// <summary>Creates the store with the change feed on (<c>feed-create</c>), so a later command's writes are logged.</summary>
+    public static int Create(DataStoreOptions options)
+    {
+        options.ChangeFeed = true;
+        KeyValueStore.Open(options).Dispose();
+        return 0;
+    }
+
     /// <summary>Removes <c>tag/1</c>..<c>tag/count</c> (as <c>put-loop</c> wrote them) one call each: <c>delete</c>, <c>prefix</c> or <c>range</c>.</summary>
     public static int DeleteLoop(IKeyValueStore store, string tag, int count, string kind)
     {

@@ -21,7 +21,15 @@ internal static class PowerLossWrites
 {
     public const int HotKeys = 8;
 
-    public static int Run(DataStoreOptions options, string marksPath, int seed, int milliseconds, int syncIntervalMilliseconds, bool feed, int splitLimit)
+    /// <summary>Runs the workload from the command's arguments: marks, seed, milliseconds, sync interval, then <c>feed</c> and a split limit, each optional.</summary>
+    public static int Run(DataStoreOptions options, string[] arguments)
+    {
+        var extra = arguments.Skip(4).ToArray();
+        return Run(options, arguments[0], int.Parse(arguments[1]), int.Parse(arguments[2]), int.Parse(arguments[3]), extra.Contains("feed"),
+            extra.Where(a => a != "feed").Select(int.Parse).FirstOrDefault());
+    }
+
+    private static int Run(DataStoreOptions options, string marksPath, int seed, int milliseconds, int syncIntervalMilliseconds, bool feed, int splitLimit)
     {
         options.SyncInterval = TimeSpan.FromMilliseconds(syncIntervalMilliseconds);
         options.ChangeFeed = feed ? true : null;
