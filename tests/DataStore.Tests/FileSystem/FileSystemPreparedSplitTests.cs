@@ -22,13 +22,16 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
 
     private string Data => Path.Combine(StorePath, "data");
 
+    // A second open of the store in this process, with the same lowered split limit.
+    private FileSystemStore OpenSecond(Durability durability, TimeSpan timeout) => FileSystemStore.Open(StorePath, durability,
+        new DataStoreOptions { Path = StorePath, Backend = StoreBackend.FileSystem, Timeout = timeout }, NullLogger.Instance, maxEntries: Limit);
+
     [Fact]
     public void A_split_is_prepared_while_another_writer_changes_the_leaf_and_publishes_only_those_changes_under_the_lock()
     {
         Assert.SkipUnless(PosixLinks.Available, "splits are prepared with hard links on Linux only");
         using var store = OpenPreparing();
-        using var other = FileSystemStore.Open(StorePath, Durability.Relaxed,
-            new DataStoreOptions { Path = StorePath, Backend = StoreBackend.FileSystem, Timeout = TimeSpan.FromSeconds(1) }, NullLogger.Instance, maxEntries: Limit);
+        using var other = OpenSecond(Durability.Relaxed, TimeSpan.FromSeconds(1));
         var seen = new List<string>();
         int? changes = null;
         SplitPreparation.BeforePublishForTests = root =>
@@ -100,8 +103,7 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
     {
         Assert.SkipUnless(PosixLinks.Available, "splits are prepared with hard links on Linux only");
         using var store = OpenPreparing();
-        using var durable = FileSystemStore.Open(StorePath, Durability.Durable,
-            new DataStoreOptions { Path = StorePath, Backend = StoreBackend.FileSystem, Timeout = TimeSpan.FromSeconds(5) }, NullLogger.Instance, maxEntries: Limit);
+        using var durable = OpenSecond(Durability.Durable, TimeSpan.FromSeconds(5));
         var syncs = new List<string>();
         void Write(string root, string stage, int deleted)
         {

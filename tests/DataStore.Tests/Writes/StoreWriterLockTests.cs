@@ -16,32 +16,14 @@ public sealed class StoreWriterLockTests
     {
         using var store = (KeyValueStoreBase)KeyValueStore.Open(new DataStoreOptions { Backend = StoreBackend.InMemory });
         var writerLock = new StoreWriterLock(store, Timeout);
-        using var held = new ManualResetEventSlim();
-        using var release = new ManualResetEventSlim();
-        var holder = new Thread(() =>
-        {
-            using (writerLock.Enter())
-            {
-                held.Set();
-                release.Wait(TestContext.Current.CancellationToken);
-            }
-        });
-        holder.Start();
-        held.Wait(TestContext.Current.CancellationToken);
-        try
-        {
-            var queuedSince = Stopwatch.GetTimestamp() - (long)(Timeout.TotalSeconds * Stopwatch.Frequency);
-            var clock = Stopwatch.StartNew();
-            var error = Assert.Throws<StoreTimeoutException>(() => writerLock.Enter(queuedSince));
+        using var holder = new Holder(writerLock);
+        var queuedSince = Stopwatch.GetTimestamp() - (long)(Timeout.TotalSeconds * Stopwatch.Frequency);
+        var clock = Stopwatch.StartNew();
 
-            // The whole timeout again would be 20 s; what was left of it is nothing.
-            Assert.True(clock.Elapsed < Timeout / 2, $"the queued call waited {clock.Elapsed} for the lock after its timeout had run out");
-        }
-        finally
-        {
-            release.Set();
-            holder.Join();
-        }
+        Assert.Throws<StoreTimeoutException>(() => writerLock.Enter(queuedSince));
+
+        // The whole timeout again would be 20 s; what was left of it is nothing.
+        Assert.True(clock.Elapsed < Timeout / 2, $"the queued call waited {clock.Elapsed} for the lock after its timeout had run out");
     }
 
     [Fact]
@@ -49,18 +31,7 @@ public sealed class StoreWriterLockTests
     {
         using var store = (KeyValueStoreBase)KeyValueStore.Open(new DataStoreOptions { Backend = StoreBackend.InMemory });
         var writerLock = new StoreWriterLock(store, Timeout);
-        using var held = new ManualResetEventSlim();
-        using var release = new ManualResetEventSlim();
-        var holder = new Thread(() =>
-        {
-            using (writerLock.Enter())
-            {
-                held.Set();
-                release.Wait(TestContext.Current.CancellationToken);
-            }
-        });
-        holder.Start();
-        held.Wait(TestContext.Current.CancellationToken);
+        using var holder = new Holder(writerLock);
         var started = Stopwatch.GetTimestamp();
         var waiter = Task.Run(() =>
         {
@@ -72,8 +43,41 @@ public sealed class StoreWriterLockTests
 
         await Task.Delay(100, TestContext.Current.CancellationToken);
         Assert.False(waiter.IsCompleted, "entered while another thread held the lock");
-        release.Set();
+        holder.Dispose();
         Assert.True(await waiter.WaitAsync(Timeout, TestContext.Current.CancellationToken));
-        holder.Join();
+    }
+
+    // Another thread holding the lock (a monitor: only the thread that entered it may exit it) until disposed.
+    private sealed class Holder : IDisposable
+    {
+        private readonly ManualResetEventSlim _held = new();
+        private readonly ManualResetEventSlim _release = new();
+        private readonly Thread _thread;
+
+        public Holder(StoreWriterLock writerLock)
+        {
+            _thread = new Thread(() =>
+            {
+                using (writerLock.Enter())
+                {
+                    _held.Set();
+                    _release.Wait();
+                }
+            });
+            _thread.Start();
+            _held.Wait(TestContext.Current.CancellationToken);
+        }
+
+        public void Dispose()
+        {
+            if (!_release.IsSet)
+            {
+                _release.Set();
+                _thread.Join();
+            }
+
+            _held.Dispose();
+            _release.Dispose();
+        }
     }
 }
