@@ -229,6 +229,16 @@ internal static partial class ResourceFaultCommands
 
     private static void Warm(string path, StoreBackend backend)
     {
+        // The runtime's own threads start at their first use and need a descriptor to start (without one it fails fast:
+        // "Failed to create the thread pool Gate thread"), as an app's have long started: a timer callback on the pool
+        // starts the timer thread, a worker and the pool's gate thread before the descriptors run out.
+        using (var ran = new ManualResetEventSlim())
+        using (new Timer(_ => ran.Set(), null, 1, Timeout.Infinite))
+        {
+            ran.Wait();
+        }
+
+        Task.Run(() => { }).Wait();
         using var store = KeyValueStore.Open(Options(path, backend));
         WriteStep(store, 3);
         using (OpenScan(store, 0))
