@@ -106,16 +106,21 @@ public sealed class LmdbMapGateTests : IDisposable
     {
         using var store = LmdbTestStores.OpenSmall(_directory.Sub("store"));
         store.Put("k"u8, "v"u8);
+        var readers = new List<Thread>();
         for (var i = 0; i < 40; i++)
         {
             var reader = new Thread(() => Assert.True(store.HaveKey("k"u8)));
+            readers.Add(reader);
             reader.Start();
             reader.Join();
         }
 
+        // 40 threads in turn needed one seat between them. Seats held by other living threads do not count: the
+        // store's own timer reads on pool threads, which stay alive (on a loaded machine it may run on several).
         var seats = store.Environment.Gate.Seats();
-        Assert.InRange(seats.Length, 1, 2);
-        Assert.All(seats, seat => Assert.Equal(0, seat.Depth));
+        var ours = seats.Where(seat => readers.Contains(seat.Owner) || !seat.Owner.IsAlive).ToArray();
+        Assert.True(ours.Length <= 1, $"{ours.Length} seats for 40 threads that read one after another ({seats.Length} in all)");
+        Assert.All(ours, seat => Assert.Equal(0, seat.Depth));
         Assert.Contains(seats, seat => seat.Transaction != 0);
     }
 
