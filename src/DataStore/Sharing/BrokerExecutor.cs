@@ -81,8 +81,12 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans, Act
             case MessageKind.DeleteRange:
                 return answer.Start(MessageKind.Ok).Int64(engine.DeleteRange(reader.Bytes(), reader.Bytes()));
             case MessageKind.Write:
+                var decoding = BrokerSteps.Now();
                 BatchCodec.Read(ref reader, _batch);
-                return answer.Start(MessageKind.Ok).Int32(engine.TryWrite(_batch, out var failure) ? -1 : failure.Index);
+                var applying = BrokerSteps.Lap(BrokerStep.OwnerDecode, decoding);
+                var failed = engine.TryWrite(_batch, out var failure) ? -1 : failure.Index;
+                BrokerSteps.Lap(BrokerStep.OwnerApply, applying);
+                return answer.Start(MessageKind.Ok).Int32(failed);
             case MessageKind.Compact:
                 beforeCompact();
                 engine.Compact();
