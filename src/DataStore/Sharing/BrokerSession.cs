@@ -42,7 +42,7 @@ internal sealed class BrokerSession(Socket socket, BrokerServer server, IKeyValu
                 }
 
                 var received = BrokerSteps.Now();
-                var answer = executor.Execute(_request.AsSpan(0, length), _answer);
+                var answer = executor.Execute(_request, length, _answer);
                 var executed = BrokerSteps.Now();
                 BrokerFrames.Send(socket, answer);
                 var sent = BrokerSteps.Now();
