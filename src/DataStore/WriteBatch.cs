@@ -82,6 +82,38 @@ public sealed class WriteBatch
 
     internal int OperationCount => _operations.Count;
 
+    /// <summary>
+    /// Clears the batch and lets <see cref="AddBorrowed"/> add entries whose bytes stay in <paramref name="bytes"/> (a
+    /// received message the engine copies from anyway); they must not change until the batch is cleared again.
+    /// </summary>
+    internal void ClearAndBorrow(byte[] bytes)
+    {
+        Clear();
+        _buffer.Borrow(bytes);
+    }
+
+    /// <summary>Adds an entry of <paramref name="kind"/> whose byte strings sit in the borrowed bytes, checked as the public methods check them.</summary>
+    internal void AddBorrowed(BatchEntryKind kind, int firstOffset, int firstLength, int secondOffset, int secondLength)
+    {
+        var hasSecond = kind is BatchEntryKind.Put or BatchEntryKind.DeleteRange or BatchEntryKind.RequireValue;
+        var entry = _buffer.AddBorrowed(kind, firstOffset, firstLength, secondOffset, hasSecond ? secondLength : 0);
+        var first = _buffer.First(entry);
+        switch (kind)
+        {
+            case BatchEntryKind.DeletePrefix:
+                KeyGuard.ThrowIfInvalidPrefix(first, "prefix");
+                break;
+            case BatchEntryKind.DeleteRange:
+                KeyGuard.ThrowIfInvalidRange(first, _buffer.Second(entry));
+                break;
+            default:
+                KeyGuard.ThrowIfInvalidKey(first, "key");
+                break;
+        }
+
+        (kind is BatchEntryKind.RequireAbsent or BatchEntryKind.RequireValue ? _preconditions : _operations).Add(entry);
+    }
+
     internal BatchEntry Operation(int index) => _operations[index];
 
     internal BatchEntry Precondition(int index) => _preconditions[index];

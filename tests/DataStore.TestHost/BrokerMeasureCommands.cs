@@ -27,9 +27,21 @@ internal static class BrokerMeasureCommands
         return 0;
     }
 
-    /// <summary>Writes <paramref name="batches"/> batches of <paramref name="size"/> keys (<c>tag</c>, 9-byte keys, 128-byte values), printing <c>READY</c>, waiting for a line on stdin, then printing <c>WROTE keys seconds role</c> (the role it started in).</summary>
-    public static int BatchRate(IKeyValueStore store, string tag, int batches, int size)
+    /// <summary>
+    /// Writes <paramref name="batches"/> batches of <paramref name="size"/> keys (<c>tag</c>, 9-byte keys, 128-byte values),
+    /// printing <c>READY</c>, waiting for a line on stdin, then printing <c>WROTE keys seconds role</c> (the role it
+    /// started in); then waits for another line (the harness sends it once every writer is done, so an owner serves its
+    /// clients to their last batch instead of handing the store over) and, with <paramref name="steps"/>, prints the
+    /// broker's per-step timers of this process (<c>STEP name calls total-ms us-per-call bytes-allocated-per-call</c>)
+    /// and its allocations and collections (<c>GC allocated-bytes gen0 gen1 gen2</c>).
+    /// </summary>
+    public static int BatchRate(IKeyValueStore store, string tag, int batches, int size, bool steps)
     {
+        if (steps)
+        {
+            Sharing.BrokerSteps.Enable();
+        }
+
         var key = new byte[9];
         key[0] = (byte)tag[0];
         var value = new byte[128];
@@ -51,6 +63,24 @@ internal static class BrokerMeasureCommands
         }
 
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"WROTE {(long)batches * size} {clock.Elapsed.TotalSeconds:0.000} {role}"));
+        Console.ReadLine();
+        if (steps)
+        {
+            PrintSteps();
+        }
+
         return 0;
+    }
+
+    private static void PrintSteps()
+    {
+        foreach (var (step, calls, total, allocated) in Sharing.BrokerSteps.Read())
+        {
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"STEP {step} {calls} {total.TotalMilliseconds:0.0} {total.TotalMicroseconds / calls:0.0} {allocated / calls}"));
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"GC {GC.GetTotalAllocatedBytes(precise: true)} {GC.CollectionCount(0)} {GC.CollectionCount(1)} {GC.CollectionCount(2)}"));
     }
 }

@@ -74,7 +74,7 @@ internal static class Commands
             "damage-fill" => DamageProbe.Fill(store, rest[0], int.Parse(rest[1]), rest[2] == "hang"),
             "fill-bench" => TransferCommands.FillBench(store, int.Parse(rest[0])),
             "scan-rate" => BrokerMeasureCommands.ScanRate(store),
-            "batch-rate" => BrokerMeasureCommands.BatchRate(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
+            "batch-rate" => BrokerMeasureCommands.BatchRate(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2]), rest.Length > 3 && rest[3] == "steps"),
             "worst-put" => WorstPut.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "export-dump" => TransferCommands.Export(store, rest[0]),
             "check-integrity" => IntegrityCheck.Run(store),

@@ -2,13 +2,16 @@ namespace DataStore.Batches;
 
 /// <summary>
 /// The bytes a <see cref="WriteBatch"/> holds, copied into 64 KiB chunks so a batch of many small entries
-/// allocates little, and a cleared batch reuses its chunks.
+/// allocates little, and a cleared batch reuses its chunks; or, for a batch decoded from a message, left where they
+/// are in that message (<see cref="Borrow"/>) until the batch is cleared.
 /// </summary>
 internal sealed class BatchBuffer
 {
     private const int ChunkSize = 64 * 1024;
     private const int MaxKeptChunks = 16;
+    private const int BorrowedChunk = int.MaxValue; // the chunk index of an offset into the borrowed bytes
     private readonly List<byte[]> _chunks = [];
+    private byte[]? _borrowed;
     private int _current = -1;
     private int _used = ChunkSize;
 
@@ -19,13 +22,26 @@ internal sealed class BatchBuffer
         return new BatchEntry(kind, firstOffset, first.Length, secondOffset, second.Length);
     }
 
+    /// <summary>Lets entries refer to <paramref name="bytes"/> in place (<see cref="AddBorrowed"/>) until <see cref="Clear"/>; the caller leaves them unchanged until then.</summary>
+    public void Borrow(byte[] bytes) => _borrowed = bytes;
+
+    /// <summary>An entry whose byte strings sit at the given places in the borrowed bytes (nothing is copied).</summary>
+    public BatchEntry AddBorrowed(BatchEntryKind kind, int firstOffset, int firstLength, int secondOffset, int secondLength)
+    {
+        var bytes = _borrowed ?? throw new InvalidOperationException("No bytes are borrowed.");
+        _ = bytes.AsSpan(firstOffset, firstLength); // out of range throws here, not when the entry is read
+        _ = bytes.AsSpan(secondOffset, secondLength);
+        return new BatchEntry(kind, Borrowed(firstOffset), firstLength, Borrowed(secondOffset), secondLength);
+    }
+
     public ReadOnlySpan<byte> First(in BatchEntry entry) => Slice(entry.FirstOffset, entry.FirstLength);
 
     public ReadOnlySpan<byte> Second(in BatchEntry entry) => Slice(entry.SecondOffset, entry.SecondLength);
 
-    /// <summary>Forgets every entry's bytes, keeping up to 1 MiB of chunks for reuse.</summary>
+    /// <summary>Forgets every entry's bytes and the borrowed ones, keeping up to 1 MiB of chunks for reuse.</summary>
     public void Clear()
     {
+        _borrowed = null;
         _chunks.RemoveAll(chunk => chunk.Length != ChunkSize);
         if (_chunks.Count > MaxKeptChunks)
         {
@@ -78,6 +94,16 @@ internal sealed class BatchBuffer
         _used = 0;
     }
 
-    private ReadOnlySpan<byte> Slice(long offset, int length) =>
-        length == 0 ? default : _chunks[(int)(offset >> 32)].AsSpan((int)(uint)offset, length);
+    private static long Borrowed(int offset) => ((long)BorrowedChunk << 32) | (uint)offset;
+
+    private ReadOnlySpan<byte> Slice(long offset, int length)
+    {
+        if (length == 0)
+        {
+            return default;
+        }
+
+        var chunk = (int)(offset >> 32);
+        return (chunk == BorrowedChunk ? _borrowed! : _chunks[chunk]).AsSpan((int)(uint)offset, length);
+    }
 }

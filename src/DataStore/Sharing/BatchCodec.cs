@@ -20,28 +20,31 @@ internal static class BatchCodec
         }
     }
 
-    /// <summary>Decodes a batch into <paramref name="batch"/>, cleared first (a session reuses one batch and its buffers).</summary>
-    public static void Read(ref MessageReader reader, WriteBatch batch)
+    /// <summary>
+    /// Decodes the batch that <paramref name="reader"/> is at in <paramref name="message"/> into <paramref name="batch"/>
+    /// (cleared first: a session reuses one batch). The batch's keys and values are not copied: they stay in
+    /// <paramref name="message"/>, which must not change while the batch is used (the engine copies them as it applies it).
+    /// </summary>
+    public static void Read(ref MessageReader reader, byte[] message, WriteBatch batch)
     {
-        batch.Clear();
+        batch.ClearAndBorrow(message);
         for (var pass = 0; pass < 2; pass++)
         {
             var count = reader.Int32();
             for (var i = 0; i < count; i++)
             {
                 var kind = (BatchEntryKind)reader.Byte();
-                var first = reader.Bytes();
-                var second = reader.Bytes();
-                _ = kind switch
+                var (first, firstLength) = reader.BytesAt();
+                var (second, secondLength) = reader.BytesAt();
+                var inPlace = pass == 0
+                    ? kind is BatchEntryKind.Put or BatchEntryKind.Delete or BatchEntryKind.DeletePrefix or BatchEntryKind.DeleteRange
+                    : kind is BatchEntryKind.RequireAbsent or BatchEntryKind.RequireValue;
+                if (!inPlace)
                 {
-                    BatchEntryKind.Put when pass == 0 => batch.Put(first, second),
-                    BatchEntryKind.Delete when pass == 0 => batch.Delete(first),
-                    BatchEntryKind.DeletePrefix when pass == 0 => batch.DeletePrefix(first),
-                    BatchEntryKind.DeleteRange when pass == 0 => batch.DeleteRange(first, second),
-                    BatchEntryKind.RequireAbsent when pass == 1 => batch.RequireAbsent(first),
-                    BatchEntryKind.RequireValue when pass == 1 => batch.RequireValue(first, second),
-                    _ => throw new BrokerProtocolException($"a batch entry of kind {(byte)kind} in the wrong place"),
-                };
+                    throw new BrokerProtocolException($"a batch entry of kind {(byte)kind} in the wrong place");
+                }
+
+                batch.AddBorrowed(kind, first, firstLength, second, secondLength);
             }
         }
     }

@@ -81,8 +81,11 @@ internal sealed class BrokerConnection : IDisposable
             throw Lost(sent: false, null);
         }
 
+        var sending = Request.Message[0] == (byte)MessageKind.Write ? BrokerSteps.Now() : default;
         Send();
+        var sent = BrokerSteps.Lap(BrokerStep.ClientSend, sending);
         Receive();
+        BrokerSteps.Lap(BrokerStep.ClientAwaitAnswer, sent);
     }
 
     /// <summary>Sends <see cref="Request"/> without waiting for its answer (a scan asks for its next chunk ahead); <see cref="Receive"/> takes the answer.</summary>

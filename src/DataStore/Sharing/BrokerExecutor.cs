@@ -11,16 +11,16 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans, Act
     private const int MaxChangesPerPage = 4096;
 
     private readonly MessageWriter _chunk = new(); // the scan's next chunk (or the error that ended it), read ahead
-    private readonly WriteBatch _batch = new(); // a client's batch, decoded into the same buffers each time
+    private readonly WriteBatch _batch = new(); // a client's batch, its keys and values left in the request
     private IKeyValueCursor? _cursor;
     private bool _chunkReady;
 
-    /// <summary>Runs <paramref name="request"/> and returns the answer to send: <paramref name="answer"/>, or a scan chunk read ahead. An engine failure becomes an error answer; a malformed request throws <see cref="BrokerProtocolException"/>.</summary>
-    public MessageWriter Execute(ReadOnlySpan<byte> request, MessageWriter answer)
+    /// <summary>Runs the request in the first <paramref name="length"/> bytes of <paramref name="request"/> and returns the answer to send: <paramref name="answer"/>, or a scan chunk read ahead. An engine failure becomes an error answer; a malformed request throws <see cref="BrokerProtocolException"/>.</summary>
+    public MessageWriter Execute(byte[] request, int length, MessageWriter answer)
     {
         try
         {
-            return Dispatch(request, answer);
+            return Dispatch(request, length, answer);
         }
         catch (BrokerProtocolException)
         {
@@ -61,9 +61,9 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans, Act
 
     public void Dispose() => CloseScan();
 
-    private MessageWriter Dispatch(ReadOnlySpan<byte> request, MessageWriter answer)
+    private MessageWriter Dispatch(byte[] request, int length, MessageWriter answer)
     {
-        var reader = new MessageReader(request);
+        var reader = new MessageReader(request.AsSpan(0, length));
         var kind = (MessageKind)reader.Byte();
         switch (kind)
         {
@@ -81,8 +81,12 @@ internal sealed class BrokerExecutor(IKeyValueStore engine, ScanCount scans, Act
             case MessageKind.DeleteRange:
                 return answer.Start(MessageKind.Ok).Int64(engine.DeleteRange(reader.Bytes(), reader.Bytes()));
             case MessageKind.Write:
-                BatchCodec.Read(ref reader, _batch);
-                return answer.Start(MessageKind.Ok).Int32(engine.TryWrite(_batch, out var failure) ? -1 : failure.Index);
+                var decoding = BrokerSteps.Now();
+                BatchCodec.Read(ref reader, request, _batch); // the batch reads its keys and values in the request
+                var applying = BrokerSteps.Lap(BrokerStep.OwnerDecode, decoding);
+                var failed = engine.TryWrite(_batch, out var failure) ? -1 : failure.Index;
+                BrokerSteps.Lap(BrokerStep.OwnerApply, applying);
+                return answer.Start(MessageKind.Ok).Int32(failed);
             case MessageKind.Compact:
                 beforeCompact();
                 engine.Compact();

@@ -31,16 +31,28 @@ internal sealed class BrokerSession(Socket socket, BrokerServer server, IKeyValu
 
             _peer = server.Peers.Connected(PeerCredentials.PeerProcessId(socket));
 
+            var answered = BrokerSteps.Now();
             while (WaitForRequest())
             {
+                var ready = BrokerSteps.Now();
                 var length = BrokerFrames.Receive(socket, ref _request);
                 if (server.IsClosing)
                 {
                     break; // not applied: the client hears that the owner is closing and sends it to the next owner
                 }
 
-                BrokerFrames.Send(socket, executor.Execute(_request.AsSpan(0, length), _answer));
+                var received = BrokerSteps.Now();
+                var answer = executor.Execute(_request, length, _answer);
+                var executed = BrokerSteps.Now();
+                BrokerFrames.Send(socket, answer);
+                var sent = BrokerSteps.Now();
+                if ((MessageKind)_request[0] == MessageKind.Write)
+                {
+                    TimeBatch(answered, ready, received, executed, sent);
+                }
+
                 executor.ReadAhead(); // a scan's next chunk, read while the client reads this one
+                answered = sent;
             }
 
             if (server.IsClosing)
@@ -110,6 +122,14 @@ internal sealed class BrokerSession(Socket socket, BrokerServer server, IKeyValu
             .Int32((int)(engine.Capabilities | StoreCapabilities.SharedAcrossProcesses)).Byte((byte)engine.Durability);
         BrokerFrames.Send(socket, _answer);
         return true;
+    }
+
+    // A client's batch: the wait for it, its receipt and the answer's send (the executor times its decode and apply).
+    private static void TimeBatch(BrokerSteps.Mark answered, BrokerSteps.Mark ready, BrokerSteps.Mark received, BrokerSteps.Mark executed, BrokerSteps.Mark sent)
+    {
+        BrokerSteps.Record(BrokerStep.OwnerIdle, answered, ready);
+        BrokerSteps.Record(BrokerStep.OwnerReceive, ready, received);
+        BrokerSteps.Record(BrokerStep.OwnerAnswer, executed, sent);
     }
 
     private bool WaitForRequest()

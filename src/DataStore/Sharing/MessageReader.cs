@@ -22,6 +22,13 @@ internal ref struct MessageReader(ReadOnlySpan<byte> message)
         return length < 0 ? throw new BrokerProtocolException($"a negative length ({length})") : Take(length);
     }
 
+    /// <summary>A byte string's place in the message (offset and length), for a caller that reads it there later.</summary>
+    public (int Offset, int Length) BytesAt()
+    {
+        var length = Bytes().Length;
+        return (_at - length, length);
+    }
+
     public string Text() => System.Text.Encoding.UTF8.GetString(Bytes());
 
     private ReadOnlySpan<byte> Take(int count)

@@ -55,12 +55,16 @@ internal sealed partial class SharedStore
         while (true)
         {
             using var call = Begin(MessageKind.Write);
+            var encoding = BrokerSteps.Now();
             if (call.Engine is { } engine)
             {
-                return engine.TryWrite(batch, out var failure) ? -1 : failure.Index;
+                var failed = engine.TryWrite(batch, out var failure) ? -1 : failure.Index;
+                BrokerSteps.Lap(BrokerStep.OwnerOwnWrite, encoding);
+                return failed;
             }
 
             BatchCodec.Write(call.Request, batch);
+            BrokerSteps.Lap(BrokerStep.ClientEncode, encoding);
             if (Send(call, write: true))
             {
                 return BinaryPrimitives.ReadInt32LittleEndian(call.Answer);
