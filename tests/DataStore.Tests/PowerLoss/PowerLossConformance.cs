@@ -36,3 +36,11 @@ public sealed class LiteDbPowerLossContract : PowerLossContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 }
+
+/// <summary>LiteDb with the change feed: the log is a collection in the same LiteDB transaction as the data, so the two must agree at every point.</summary>
+public sealed class LiteDbFeedPowerLossContract : PowerLossContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+
+    protected override bool ChangeFeed => true;
+}
