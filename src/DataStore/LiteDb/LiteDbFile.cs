@@ -10,9 +10,10 @@ namespace DataStore.LiteDb;
 /// LiteDB calls <c>Flush()</c> on a stream it was given (it fsyncs only its own <see cref="FileStream"/>s). The
 /// data file fsyncs there, and first fsyncs the log when the log holds unsynced writes, so a checkpoint never
 /// overwrites data pages before the log that holds them is durable. The log does not sync on <c>Flush()</c>:
-/// the store syncs it before a durable write returns and in the background. The log does sync before the page
-/// that confirms a transaction (a write barrier): LiteDB's log pages carry no checksum, so a disk that wrote the
-/// confirming page back before an earlier page of the log would have LiteDB apply that page's stale bytes. Emptying
+/// the store syncs it before a durable write returns and in the background. The log does sync before a page
+/// confirms a transaction (a write barrier): LiteDB's log pages carry no checksum, so a disk that wrote the
+/// confirming page back before an earlier page of the log, or before the rest of the confirming page itself, would
+/// have LiteDB apply stale bytes; the confirming page is written unconfirmed, synced, then confirmed by one byte. Emptying
 /// the log (after a checkpoint) syncs the data file before and the log after.
 /// LiteDB wraps each stream in its own lock, so <see cref="Position"/> is never used by two threads at once.
 /// </remarks>
@@ -29,6 +30,7 @@ internal sealed class LiteDbFile : Stream
     private readonly LiteDbFile? _logBeforeMe;
     private readonly bool _isLog;
     private LiteDbFile? _checkpointTarget;
+    private byte[]? _unconfirmed;
     private long _position;
     private volatile bool _dirty;
 
@@ -87,10 +89,13 @@ internal sealed class LiteDbFile : Stream
         _logBeforeMe?.Sync();
         if (_isLog && ConfirmsATransaction(buffer, offset, count))
         {
-            Sync(); // every earlier page of the log is on disk before the page that makes LiteDB apply them
+            WriteConfirmingPage(buffer, offset);
+        }
+        else
+        {
+            RandomAccess.Write(_handle, new ReadOnlySpan<byte>(buffer, offset, count), _position);
         }
 
-        RandomAccess.Write(_handle, new ReadOnlySpan<byte>(buffer, offset, count), _position);
         _position += count;
         _dirty = true; // after the write, so a sync that clears the flag has the write to cover
     }
@@ -151,6 +156,24 @@ internal sealed class LiteDbFile : Stream
             offset += read;
             copied(offset);
         }
+    }
+
+    /// <summary>
+    /// Writes a transaction's last page in two steps: the whole page with its confirmation byte cleared, a sync (so
+    /// every page of the transaction, this one included, is on disk), then the confirmation byte alone. A disk that
+    /// writes back in 4 KiB pieces could otherwise keep the confirming page's first half (the byte that makes LiteDB
+    /// apply the transaction) without its second (the page's slot footer): LiteDB then applied a half-written page
+    /// ("invalid segment position in index footer"). The one-byte write is atomic: kept or lost, never torn.
+    /// </summary>
+    private void WriteConfirmingPage(byte[] buffer, int offset)
+    {
+        var unconfirmed = _unconfirmed ??= new byte[PageBytes];
+        buffer.AsSpan(offset, PageBytes).CopyTo(unconfirmed);
+        unconfirmed[ConfirmedOffset] = 0;
+        RandomAccess.Write(_handle, unconfirmed, _position);
+        _dirty = true;
+        Sync();
+        RandomAccess.Write(_handle, new ReadOnlySpan<byte>(buffer, offset + ConfirmedOffset, 1), _position + ConfirmedOffset);
     }
 
     private bool ConfirmsATransaction(byte[] buffer, int offset, int count) =>

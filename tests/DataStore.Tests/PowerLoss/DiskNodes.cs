@@ -51,7 +51,11 @@ public sealed class FileNode : DiskNode
         for (var i = 0; i < Pending.Count; i++)
         {
             var change = Pending[i];
-            if (change.Forced || i < cut)
+            if (mode == CrashMode.FirstPieces && !change.Forced)
+            {
+                change.ApplyFirstPiece(image);
+            }
+            else if (change.Forced || i < cut)
             {
                 change.ApplyTo(image, null);
             }
@@ -80,6 +84,12 @@ public enum CrashMode
 
     /// <summary>A random subset of the unsynced changes, writes torn into random 4 KiB pieces (a disk that reorders).</summary>
     Reordered,
+
+    /// <summary>
+    /// Every unsynced change, each write cut to its first 4 KiB-aligned piece, and every name change: one reordering a
+    /// disk may do, chosen to tear every page written since the last sync (the power-loss contract does not use it).
+    /// </summary>
+    FirstPieces,
 }
 
 /// <summary>One change to a file's bytes; <see cref="Forced"/> ones (writes through an O_SYNC or O_DSYNC descriptor) were durable when they returned.</summary>
@@ -93,6 +103,19 @@ public sealed record FileChange(LogKind Kind, long Offset, long Length, byte[] D
         var keep = random.Next(pieces + 1);
         var length = keep == 0 ? 0 : Math.Min(Data.Length, firstPiece + ((keep - 1) * FileImage.PageSize));
         image.Write(Offset, Data.AsSpan(0, length));
+    }
+
+    /// <summary>Applies the change, a write only up to its first 4 KiB boundary.</summary>
+    public void ApplyFirstPiece(FileImage image)
+    {
+        if (Kind == LogKind.Write)
+        {
+            image.Write(Offset, Data.AsSpan(0, (int)Math.Min(Data.Length, FileImage.PageSize - (Offset % FileImage.PageSize))));
+        }
+        else
+        {
+            ApplyTo(image, null);
+        }
     }
 
     /// <summary>Applies the change; with <paramref name="pieces"/>, a write keeps only a random subset of its 4 KiB-aligned pieces (a torn write).</summary>

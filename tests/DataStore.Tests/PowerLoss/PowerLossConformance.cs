@@ -35,10 +35,12 @@ public sealed class FileSystemFeedPowerLossContract : PowerLossContract
 public sealed class LiteDbPowerLossContract : PowerLossContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
+}
 
-    protected override string? ReorderedDefect(Durability durability) => durability == Durability.Durable ? null :
-        "Known (ADR 0009, Power loss): with the log synced before each confirming page and around each emptying of the " +
-        "log, reordered points fail about once in 300 (before: 4-6 in 10), always early in the store's life (log record " +
-        "266, 774), as 'invalid segment position in index footer'; the cause is not found yet. Only reordered points; " +
-        "synced-only and in-order points pass.";
+/// <summary>LiteDb with the change feed: the log is a collection in the same LiteDB transaction as the data, so the two must agree at every point.</summary>
+public sealed class LiteDbFeedPowerLossContract : PowerLossContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+
+    protected override bool ChangeFeed => true;
 }

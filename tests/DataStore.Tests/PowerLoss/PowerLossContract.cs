@@ -22,7 +22,7 @@ namespace DataStore.Tests.PowerLoss;
 public abstract class PowerLossContract : StoreContract
 {
     public const int DefaultPoints = 6;
-    private const int SyncIntervalMilliseconds = 250;
+    public const int SyncIntervalMilliseconds = 250;
     private const string Rule = "9: a power loss costs at most what the durability level allows";
 
     /// <summary>How much later than <c>SyncInterval</c> a Relaxed loss may reach back: the sync's own time and the timer's delay on a loaded machine.</summary>
@@ -110,16 +110,8 @@ public abstract class PowerLossContract : StoreContract
         string library, Durability durability, Random random, int points, int writeMs, string directory, string context)
     {
         var store = Path.Combine(directory, "store");
-        var log = Path.Combine(directory, "log");
-        var marks = Path.Combine(directory, "marks");
-        System.IO.Directory.CreateDirectory(store);
-        string[] wrapper = ["env", $"LD_PRELOAD={library}", $"DATASTORE_POWERLOSS_ROOT={store}", $"DATASTORE_POWERLOSS_LOG={log}", $"DATASTORE_POWERLOSS_MARKS={marks}"];
-        var (code, output) = ChildProcess.Run(
-            ["power-loss-writes", store, Backend.ToString(), durability.ToString(), marks, Text(random.Next()), Text(writeMs), Text(SyncIntervalMilliseconds), .. ChangeFeed ? new[] { "feed" } : [], .. WriterArguments],
-            TimeSpan.FromMinutes(3), wrapper);
-        Assert.True(code == 0, $"the writer failed ({context}), exit {code}: {output}");
-
-        var records = PowerLossLog.Read(log);
+        var records = PowerLossWriter.Run(library, directory, Backend, durability, random.Next(), writeMs, SyncIntervalMilliseconds,
+            [.. ChangeFeed ? new[] { "feed" } : [], .. WriterArguments], context);
         var chosen = Enumerable.Range(0, points).Select(_ => random.Next(1, records.Count + 1)).Concat(ChosenPoints(records, random)).Order().ToList();
         var disk = new PowerLossDisk();
         var stores = new List<string>();
@@ -166,8 +158,6 @@ public abstract class PowerLossContract : StoreContract
             CopyTree(directory, Path.Combine(to, Path.GetFileName(directory)));
         }
     }
-
-    private static string Text(int value) => value.ToString(CultureInfo.InvariantCulture);
 
     private static int? Setting(string name) =>
         int.TryParse(Environment.GetEnvironmentVariable(name), NumberStyles.None, CultureInfo.InvariantCulture, out var value) ? value : null;

@@ -91,7 +91,12 @@ public sealed class PowerLossDisk
     public void SaveCrashState(string target, CrashMode mode, Random random)
     {
         var optional = _names.Where(n => !n.Required).Select(n => n.Index).ToList();
-        var cut = mode == CrashMode.SyncedOnly || optional.Count == 0 ? -1 : optional[random.Next(optional.Count)] + random.Next(2);
+        var cut = mode switch
+        {
+            CrashMode.FirstPieces => int.MaxValue,
+            CrashMode.SyncedOnly => -1,
+            _ => optional.Count == 0 ? -1 : optional[random.Next(optional.Count)] + random.Next(2),
+        };
         var names = new Dictionary<DirectoryNode, Dictionary<string, DiskNode>>();
         foreach (var change in _names.Where(n => n.Required || n.Index < cut))
         {
