@@ -1,6 +1,9 @@
 using System.Diagnostics.Metrics;
+using System.Runtime.ExceptionServices;
+using DataStore.Diagnostics;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 
 namespace DataStore.Configuration;
@@ -28,14 +31,41 @@ internal sealed class DataStoreHandle(string name, IServiceProvider provider) : 
 
     private static IKeyValueStore Open(string name, IServiceProvider provider)
     {
-        // Every registered store's options first: a bad setting of any store fails before this one creates files.
+        // Every registered store's options first, all of them reported as the host's own ValidateOnStart does (one store's
+        // OptionsValidationException, or an AggregateException of them): a bad setting of any store fails before this one creates files.
         var monitor = provider.GetRequiredService<IOptionsMonitor<DataStoreOptions>>();
-        foreach (var registration in provider.GetServices<DataStoreRegistration>())
+        var failures = new List<OptionsValidationException>();
+        foreach (var registration in provider.GetServices<DataStoreRegistration>().Select(registration => registration.Name).Distinct())
         {
-            _ = monitor.Get(registration.Name);
+            try
+            {
+                _ = monitor.Get(registration);
+            }
+            catch (OptionsValidationException e)
+            {
+                failures.Add(e);
+            }
         }
 
-        var options = monitor.Get(name);
-        return KeyValueStore.Open(options, provider.GetService<ILoggerFactory>(), provider.GetService<IMeterFactory>());
+        if (failures.Count == 1)
+        {
+            ExceptionDispatchInfo.Throw(failures[0]);
+        }
+
+        if (failures.Count > 1)
+        {
+            throw new AggregateException(failures);
+        }
+
+        var loggerFactory = provider.GetService<ILoggerFactory>();
+        try
+        {
+            return KeyValueStore.Open(monitor.Get(name), loggerFactory, provider.GetService<IMeterFactory>());
+        }
+        catch (DataStoreException e)
+        {
+            StoreLog.OpenFailed((loggerFactory ?? NullLoggerFactory.Instance).CreateLogger("DataStore"), e, e.StorePath);
+            throw;
+        }
     }
 }
