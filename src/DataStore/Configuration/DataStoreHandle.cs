@@ -9,25 +9,38 @@ using Microsoft.Extensions.Options;
 namespace DataStore.Configuration;
 
 /// <summary>One registered store: opens it once (at host start, or on first resolution) and owns it.</summary>
+/// <remarks>
+/// A failed open is not remembered: the next resolution tries again, so an app without a host can retry once the process
+/// holding the store lets it go (and a health check reports the store's error each time instead of a stale one).
+/// </remarks>
 internal sealed class DataStoreHandle(string name, IServiceProvider provider) : IAsyncDisposable, IDisposable
 {
-    private readonly Lazy<IKeyValueStore> _store = new(() => Open(name, provider), LazyThreadSafetyMode.ExecutionAndPublication);
+    private readonly Lock _gate = new();
+    private IKeyValueStore? _store;
 
     /// <summary>The registration's name; empty for the unkeyed store.</summary>
     public string Name => name;
 
     /// <summary>The open store; opens it on first use.</summary>
-    public IKeyValueStore Store => _store.Value;
-
-    public void Dispose()
+    public IKeyValueStore Store
     {
-        if (_store.IsValueCreated)
+        get
         {
-            _store.Value.Dispose();
+            if (Volatile.Read(ref _store) is { } store)
+            {
+                return store;
+            }
+
+            lock (_gate)
+            {
+                return _store ??= Open(name, provider);
+            }
         }
     }
 
-    public ValueTask DisposeAsync() => _store.IsValueCreated ? _store.Value.DisposeAsync() : ValueTask.CompletedTask;
+    public void Dispose() => Volatile.Read(ref _store)?.Dispose();
+
+    public ValueTask DisposeAsync() => Volatile.Read(ref _store)?.DisposeAsync() ?? ValueTask.CompletedTask;
 
     private static IKeyValueStore Open(string name, IServiceProvider provider)
     {
