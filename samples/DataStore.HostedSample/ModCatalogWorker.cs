@@ -21,6 +21,7 @@ internal sealed class ModCatalogWorker(
             .Put("skyrim/racemenu"u8, "0.4.19"u8));
         state.Put("installed/skyrim/skyui", "5.2");
 
+        Console.WriteLine($"stores: state at {state.Path}, catalog at {catalog.Path}");
         Console.WriteLine($"catalog: {catalog.Backend}, {catalog.EnumeratePrefix("skyrim/").Count()} mods");
         foreach (var (key, version) in state.EnumeratePrefix("installed/"))
         {

@@ -23,7 +23,7 @@ internal static class InfoCommand
             {
                 var capabilities = Enum.GetValues<StoreCapabilities>().Where(c => c != StoreCapabilities.None && store.Capabilities.HasFlag(c)).Select(c => c.ToString()).ToArray();
                 var record = new InfoRecord(store.Path, store.Backend.ToString(), manifest.FormatVersion, store.Durability.ToString(), capabilities,
-                    store.Sharing.Role.ToString(), store.Sharing.OwnerProcessId, keys, bytes, packed);
+                    store.Sharing.Role.ToString(), store.Sharing.Role == StoreRole.Direct ? null : store.Sharing.OwnerProcessId, keys, bytes, packed);
                 JsonOutput.Write(context, record, CliJsonContext.Default.InfoRecord);
                 return ExitCode.Ok;
             }

@@ -1,6 +1,6 @@
 namespace DataStore.Cli.Json;
 
-/// <summary>The result of <c>info --json</c>.</summary>
+/// <summary>The result of <c>info --json</c>; <see cref="OwnerProcessId"/> is absent for a store each process opens directly (no owner).</summary>
 internal sealed record InfoRecord(
     string Path,
     string Backend,
@@ -8,7 +8,7 @@ internal sealed record InfoRecord(
     string Durability,
     IReadOnlyList<string> Capabilities,
     string Sharing,
-    int OwnerProcessId,
+    int? OwnerProcessId,
     long Keys,
     long SizeOnDisk,
     PackedFileInfo? Packed);

@@ -1,9 +1,12 @@
 namespace DataStore.Cli.Json;
 
-/// <summary>The result of <c>verify --json</c>; the exit code is still 4 when <see cref="Problems"/> is not empty.</summary>
+/// <summary>
+/// The result of <c>verify --json</c>; the exit code is still 4 when <see cref="Problems"/> is not empty. Backend and path
+/// are absent when the verifying child died before it opened the store.
+/// </summary>
 internal sealed record VerifyRecord(
-    string Backend,
-    string Path,
+    string? Backend,
+    string? Path,
     long Pairs,
     long Bytes,
     string? Checksum,

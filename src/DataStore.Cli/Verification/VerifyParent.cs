@@ -30,7 +30,7 @@ internal static class VerifyParent
         cancellationToken.ThrowIfCancellationRequested();
         if (!result.Ended)
         {
-            return Failed(context, result.Store, child.ExitCode, childErrors);
+            return Failed(context, result, child.ExitCode, childErrors, asJson);
         }
 
         return Report(context, result, asJson, clock);
@@ -104,9 +104,13 @@ internal static class VerifyParent
         }
     }
 
-    /// <summary>A child that did not finish: its own one-line error when it had one, else a crash report.</summary>
-    private static int Failed(CliContext context, string store, int exitCode, string childErrors)
+    /// <summary>
+    /// A child that did not finish: its own one-line error when it had one, else a crash report (with <c>--json</c>, also as
+    /// the report object on stdout, unhealthy with the crash as its problem, so a script reads a verdict either way).
+    /// </summary>
+    private static int Failed(CliContext context, ChildResult result, int exitCode, string childErrors, bool asJson)
     {
+        var store = result.Store;
         var lines = childErrors.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         if (exitCode is ExitCode.Usage or ExitCode.StoreError or ExitCode.Cancelled && lines.Length > 0 && lines[0].StartsWith("datastore: ", StringComparison.Ordinal))
         {
@@ -116,6 +120,15 @@ internal static class VerifyParent
         }
 
         var message = $"the engine crashed while reading the {store}: {SelfProcess.DescribeExit(exitCode)}; the store is probably damaged";
+        if (asJson)
+        {
+            var digest = result.Digest ?? new StoreDigest(0, 0, "");
+            var record = new VerifyRecord(
+                NullIfEmpty(result.Backend), NullIfEmpty(result.Path), digest.Pairs, digest.Bytes, null, [.. result.Problems, message], Healthy: false);
+            JsonOutput.Write(context, record, CliJsonContext.Default.VerifyRecord);
+            context.Output.Flush();
+        }
+
         if (!context.Verbose)
         {
             throw new CliException(ExitCode.Damaged, $"{message} (--verbose shows what the engine printed).");
@@ -123,6 +136,8 @@ internal static class VerifyParent
 
         throw new CliException(ExitCode.Damaged, lines.Length == 0 ? $"{message}; the engine printed nothing." : $"{message}; the engine printed: {string.Join(" | ", lines)}");
     }
+
+    private static string? NullIfEmpty(string text) => text.Length == 0 ? null : text;
 
     private static void Stop(Process child)
     {

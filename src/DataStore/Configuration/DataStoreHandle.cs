@@ -1,41 +1,84 @@
 using System.Diagnostics.Metrics;
+using System.Runtime.ExceptionServices;
+using DataStore.Diagnostics;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 
 namespace DataStore.Configuration;
 
 /// <summary>One registered store: opens it once (at host start, or on first resolution) and owns it.</summary>
+/// <remarks>
+/// A failed open is not remembered: the next resolution tries again, so an app without a host can retry once the process
+/// holding the store lets it go (and a health check reports the store's error each time instead of a stale one).
+/// </remarks>
 internal sealed class DataStoreHandle(string name, IServiceProvider provider) : IAsyncDisposable, IDisposable
 {
-    private readonly Lazy<IKeyValueStore> _store = new(() => Open(name, provider), LazyThreadSafetyMode.ExecutionAndPublication);
+    private readonly Lock _gate = new();
+    private IKeyValueStore? _store;
 
     /// <summary>The registration's name; empty for the unkeyed store.</summary>
     public string Name => name;
 
     /// <summary>The open store; opens it on first use.</summary>
-    public IKeyValueStore Store => _store.Value;
-
-    public void Dispose()
+    public IKeyValueStore Store
     {
-        if (_store.IsValueCreated)
+        get
         {
-            _store.Value.Dispose();
+            if (Volatile.Read(ref _store) is { } store)
+            {
+                return store;
+            }
+
+            lock (_gate)
+            {
+                return _store ??= Open(name, provider);
+            }
         }
     }
 
-    public ValueTask DisposeAsync() => _store.IsValueCreated ? _store.Value.DisposeAsync() : ValueTask.CompletedTask;
+    public void Dispose() => Volatile.Read(ref _store)?.Dispose();
+
+    public ValueTask DisposeAsync() => Volatile.Read(ref _store)?.DisposeAsync() ?? ValueTask.CompletedTask;
 
     private static IKeyValueStore Open(string name, IServiceProvider provider)
     {
-        // Every registered store's options first: a bad setting of any store fails before this one creates files.
+        // Every registered store's options first, all of them reported as the host's own ValidateOnStart does (one store's
+        // OptionsValidationException, or an AggregateException of them): a bad setting of any store fails before this one creates files.
         var monitor = provider.GetRequiredService<IOptionsMonitor<DataStoreOptions>>();
-        foreach (var registration in provider.GetServices<DataStoreRegistration>())
+        var failures = new List<OptionsValidationException>();
+        foreach (var registration in provider.GetServices<DataStoreRegistration>().Select(registration => registration.Name).Distinct())
         {
-            _ = monitor.Get(registration.Name);
+            try
+            {
+                _ = monitor.Get(registration);
+            }
+            catch (OptionsValidationException e)
+            {
+                failures.Add(e);
+            }
         }
 
-        var options = monitor.Get(name);
-        return KeyValueStore.Open(options, provider.GetService<ILoggerFactory>(), provider.GetService<IMeterFactory>());
+        if (failures.Count == 1)
+        {
+            ExceptionDispatchInfo.Throw(failures[0]);
+        }
+
+        if (failures.Count > 1)
+        {
+            throw new AggregateException(failures);
+        }
+
+        var loggerFactory = provider.GetService<ILoggerFactory>();
+        try
+        {
+            return KeyValueStore.Open(monitor.Get(name), loggerFactory, provider.GetService<IMeterFactory>());
+        }
+        catch (DataStoreException e)
+        {
+            StoreLog.OpenFailed((loggerFactory ?? NullLoggerFactory.Instance).CreateLogger("DataStore"), e, e.StorePath);
+            throw;
+        }
     }
 }

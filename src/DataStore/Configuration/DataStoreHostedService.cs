@@ -1,8 +1,5 @@
-using DataStore.Diagnostics;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
-using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Logging.Abstractions;
 
 namespace DataStore.Configuration;
 
@@ -12,26 +9,17 @@ namespace DataStore.Configuration;
 /// resolution. (A hosted service that takes a store in its constructor opens it earlier, when the host resolves the
 /// hosted services; <see cref="DataStoreHandle"/> validates every store's options before any opens, either way.)
 /// </summary>
-internal sealed class DataStoreHostedService(
-    IEnumerable<DataStoreRegistration> registrations, IServiceProvider provider, ILoggerFactory? loggerFactory = null)
+/// <remarks>A store that cannot be opened is logged (event 2, <c>StoreOpenFailed</c>) by <see cref="DataStoreHandle"/>, whoever opens it.</remarks>
+internal sealed class DataStoreHostedService(IEnumerable<DataStoreRegistration> registrations, IServiceProvider provider)
     : IHostedLifecycleService
 {
     public Task StartingAsync(CancellationToken cancellationToken)
     {
         var names = registrations.Select(registration => registration.Name).Distinct().ToList();
-        var logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger("DataStore");
         foreach (var name in names)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            try
-            {
-                _ = provider.GetRequiredKeyedService<DataStoreHandle>(name).Store;
-            }
-            catch (DataStoreException e)
-            {
-                StoreLog.OpenFailed(logger, e, e.StorePath);
-                throw;
-            }
+            _ = provider.GetRequiredKeyedService<DataStoreHandle>(name).Store;
         }
 
         return Task.CompletedTask;

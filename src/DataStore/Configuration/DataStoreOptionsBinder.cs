@@ -12,57 +12,45 @@ internal static class DataStoreOptionsBinder
     private static readonly string[] Known = ["Path", "Backend", "Durability", "Timeout", "SyncInterval", "CreateIfMissing", "ChangeFeed", "ChangeFeedRetention"];
 
     /// <summary>Sets every option <paramref name="section"/> holds on <paramref name="options"/>; unset ones keep their values.</summary>
-    /// <exception cref="InvalidOperationException">The section is the root configuration, holds an unknown key, or a value cannot be read; the message names the key.</exception>
+    /// <exception cref="InvalidOperationException">The section is the root configuration, holds an unknown key, or a value cannot be read; the message names every such key.</exception>
     public static void Bind(IConfiguration section, DataStoreOptions options)
+    {
+        var problems = Read(section, options);
+        if (problems.Count > 0)
+        {
+            throw new InvalidOperationException(string.Join(" ", problems.Select(problem => problem.Message)));
+        }
+    }
+
+    /// <summary>
+    /// Sets every option <paramref name="section"/> holds that can be read and returns one (setting, sentence) for each that
+    /// cannot, so a host's validation reports all of them at once instead of the first.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The section is the root configuration.</exception>
+    public static List<(string Setting, string Message)> Read(IConfiguration section, DataStoreOptions options)
     {
         ArgumentNullException.ThrowIfNull(section);
         ArgumentNullException.ThrowIfNull(options);
         ThrowIfRoot(section);
         var where = ((IConfigurationSection)section).Path;
-        ThrowIfUnknownKeys(section, where);
-        if (section["Path"] is { } path)
-        {
-            options.Path = path;
-        }
-
-        if (section["Backend"] is { } backend)
-        {
-            options.Backend = string.IsNullOrEmpty(backend) ? null : ParseEnum<StoreBackend>(backend, $"{where}:Backend");
-        }
-
-        if (section["Durability"] is { } durability)
-        {
-            options.Durability = string.IsNullOrEmpty(durability) ? null : ParseEnum<Durability>(durability, $"{where}:Durability");
-        }
-
-        if (section["Timeout"] is { } timeout)
-        {
-            options.Timeout = ParseDuration(timeout, $"{where}:Timeout");
-        }
-
-        if (section["SyncInterval"] is { } interval)
-        {
-            options.SyncInterval = ParseDuration(interval, $"{where}:SyncInterval");
-        }
-
-        if (section["CreateIfMissing"] is { } create)
-        {
-            options.CreateIfMissing = bool.TryParse(create, out var value)
+        var problems = new List<(string Setting, string Message)>();
+        AddUnknownKeys(section, where, problems);
+        Set(section, "Path", problems, text => options.Path = text);
+        Set(section, "Backend", problems, text => options.Backend = text.Length == 0 ? null : ParseEnum<StoreBackend>(text, $"{where}:Backend"));
+        Set(section, "Durability", problems, text => options.Durability = text.Length == 0 ? null : ParseEnum<Durability>(text, $"{where}:Durability"));
+        Set(section, "Timeout", problems, text => options.Timeout = ParseDuration(text, $"{where}:Timeout"));
+        Set(section, "SyncInterval", problems, text => options.SyncInterval = ParseDuration(text, $"{where}:SyncInterval"));
+        Set(section, "CreateIfMissing", problems, text => options.CreateIfMissing = bool.TryParse(text, out var value)
+            ? value
+            : throw Unreadable($"{where}:CreateIfMissing", text, "true or false"));
+        Set(section, "ChangeFeed", problems, text => options.ChangeFeed = bool.TryParse(text, out var value)
+            ? value
+            : throw Unreadable($"{where}:ChangeFeed", text, "true or false"));
+        Set(section, "ChangeFeedRetention", problems, text => options.ChangeFeedRetention =
+            int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var value)
                 ? value
-                : throw Unreadable($"{where}:CreateIfMissing", create, "true or false");
-        }
-
-        if (section["ChangeFeed"] is { } feed)
-        {
-            options.ChangeFeed = bool.TryParse(feed, out var value) ? value : throw Unreadable($"{where}:ChangeFeed", feed, "true or false");
-        }
-
-        if (section["ChangeFeedRetention"] is { } retention)
-        {
-            options.ChangeFeedRetention = int.TryParse(retention, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value)
-                ? value
-                : throw Unreadable($"{where}:ChangeFeedRetention", retention, "a number of commits");
-        }
+                : throw Unreadable($"{where}:ChangeFeedRetention", text, "a number of commits"));
+        return problems;
     }
 
     /// <summary>Refuses the root configuration (or anything that is not a section), where <c>PATH</c> would bind as <c>Path</c>.</summary>
@@ -105,7 +93,22 @@ internal static class DataStoreOptionsBinder
         throw Unreadable(key, text, $"one of {string.Join(", ", Enum.GetNames<T>())}");
     }
 
-    private static void ThrowIfUnknownKeys(IConfiguration section, string where)
+    private static void Set(IConfiguration section, string key, List<(string Setting, string Message)> problems, Action<string> set)
+    {
+        if (section[key] is { } text)
+        {
+            try
+            {
+                set(text);
+            }
+            catch (InvalidOperationException e)
+            {
+                problems.Add((key, e.Message));
+            }
+        }
+    }
+
+    private static void AddUnknownKeys(IConfiguration section, string where, List<(string Setting, string Message)> problems)
     {
         var unknown = section.GetChildren()
             .Select(child => child.Key)
@@ -113,10 +116,10 @@ internal static class DataStoreOptionsBinder
             .ToList();
         if (unknown.Count > 0)
         {
-            throw new InvalidOperationException(
+            problems.Add((unknown[0],
                 $"The DataStore configuration section '{where}' holds {string.Join(", ", unknown.Take(5).Select(key => $"'{key}'"))}" +
                 $"{(unknown.Count > 5 ? $" and {unknown.Count - 5} more keys" : "")}, which DataStore does not know; " +
-                $"its settings are {string.Join(", ", Known)}. Check the spelling, or that the section is the store's own.");
+                $"its settings are {string.Join(", ", Known)}. Check the spelling, or that the section is the store's own."));
         }
     }
 

@@ -23,7 +23,7 @@ public static class DataStoreServiceCollectionExtensions
 
     /// <summary>Registers an <see cref="IKeyValueStore"/> configured by <paramref name="configure"/>.</summary>
     public static IServiceCollection AddDataStore(this IServiceCollection services, Action<DataStoreOptions> configure) =>
-        services.AddDataStore(Options.Options.DefaultName, configure, "code");
+        services.AddDataStore(Options.Options.DefaultName, configure, "code", binding: null);
 
     /// <summary>
     /// Registers a keyed <see cref="IKeyValueStore"/> named <paramref name="name"/> (resolve it with
@@ -39,23 +39,28 @@ public static class DataStoreServiceCollectionExtensions
     public static IServiceCollection AddKeyedDataStore(this IServiceCollection services, string name, Action<DataStoreOptions> configure)
     {
         ArgumentException.ThrowIfNullOrEmpty(name);
-        return services.AddDataStore(name, configure, "code");
+        return services.AddDataStore(name, configure, "code", binding: null);
     }
 
     private static IServiceCollection AddDataStore(this IServiceCollection services, string name, IConfiguration section)
     {
         ArgumentNullException.ThrowIfNull(section);
         DataStoreOptionsBinder.ThrowIfRoot(section);
+        var binding = new DataStoreBinding((IConfigurationSection)section);
         var source = $"configuration section '{((IConfigurationSection)section).Path}'";
-        return services.AddDataStore(name, options => DataStoreOptionsBinder.Bind(section, options), source);
+        return services.AddDataStore(name, binding.Bind, source, binding);
     }
 
-    private static IServiceCollection AddDataStore(this IServiceCollection services, string name, Action<DataStoreOptions> configure, string source)
+    private static IServiceCollection AddDataStore(
+        this IServiceCollection services, string name, Action<DataStoreOptions> configure, string source, DataStoreBinding? binding)
     {
         ArgumentNullException.ThrowIfNull(services);
         ArgumentNullException.ThrowIfNull(configure);
-        services.AddOptions<DataStoreOptions>(name).Configure(configure).ValidateOnStart();
-        services.AddSingleton<IValidateOptions<DataStoreOptions>>(new DataStoreOptionsValidator(name, source));
+        services.AddOptions<DataStoreOptions>(name)
+            .Configure(configure)
+            .PostConfigure<IServiceProvider>((options, provider) => DataStoreContentRoot.Resolve(options, provider.GetService<IHostEnvironment>()))
+            .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<DataStoreOptions>>(new DataStoreOptionsValidator(name, source, binding));
         services.TryAddKeyedSingleton(name, (provider, _) => new DataStoreHandle(name, provider));
         if (name == Options.Options.DefaultName)
         {

@@ -66,10 +66,67 @@ public sealed class CliVerifyTests : IDisposable
     }
 
     [Fact]
+    public async Task Verify_json_still_prints_an_unhealthy_report_when_the_verifying_child_dies()
+    {
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "the verifying child is found through /proc");
+        // The child waits for a LiteDb store whose owner lock a process holds without answering; killed while it waits,
+        // it dies as an engine crashing on a damaged file would.
+        KeyValueStore.Open(new DataStoreOptions { Path = Store, Backend = StoreBackend.LiteDb }).Dispose();
+        using var holder = ChildProcess.Start(["hold-owner-lock", Store, "LiteDb", "-", "60000"]);
+        holder.WaitForLine(l => l.StartsWith("LOCKED", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
+        using var tool = DatastoreTool.Start(_directory.Path, ["verify", "--store", Store, "--json", "--quiet", "--timeout", "60"]);
+        var output = tool.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
+        var error = tool.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
+
+        using var child = WaitForVerifyingChild(Store, TimeSpan.FromSeconds(30));
+        child.Kill();
+        Assert.True(tool.WaitForExit(TimeSpan.FromSeconds(30)), "verify did not end after its child was killed");
+        tool.WaitForExit();
+
+        Assert.Equal(4, tool.ExitCode);
+        Assert.Contains("the engine crashed while reading the store: signal 9 (SIGKILL)", await error, StringComparison.Ordinal);
+        var line = Assert.Single((await output).Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        var report = System.Text.Json.JsonDocument.Parse(line).RootElement;
+        Assert.False(report.GetProperty("healthy").GetBoolean());
+        Assert.Contains("signal 9 (SIGKILL)", Assert.Single(report.GetProperty("problems").EnumerateArray()).GetString(), StringComparison.Ordinal);
+        Assert.False(report.TryGetProperty("backend", out _)); // the child died before it opened the store, so nobody knows
+    }
+
+    [Fact]
     public void Verify_of_a_missing_store_is_a_store_error_from_the_child_in_one_line()
     {
         DatastoreTool.Run(_directory.Path, ["verify", "--store", _directory.Sub("nothing")]).AssertFailed(3, "no store at");
     }
 
     public void Dispose() => _directory.Dispose();
+
+    private static System.Diagnostics.Process WaitForVerifyingChild(string store, TimeSpan timeout)
+    {
+        var deadline = DateTime.UtcNow + timeout;
+        while (DateTime.UtcNow < deadline)
+        {
+            foreach (var process in System.Diagnostics.Process.GetProcesses())
+            {
+                try
+                {
+                    var arguments = File.ReadAllText($"/proc/{process.Id}/cmdline").Split('\0');
+                    if (arguments.Contains("--verify-child") && arguments.Contains(store))
+                    {
+                        return process;
+                    }
+                }
+                catch (IOException)
+                {
+                    // the process ended meanwhile
+                }
+
+                process.Dispose();
+            }
+
+            Thread.Sleep(100);
+        }
+
+        Assert.Fail($"no verifying child of {store} appeared within {timeout}");
+        return null!;
+    }
 }

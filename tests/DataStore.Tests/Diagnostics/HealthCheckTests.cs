@@ -32,5 +32,29 @@ public sealed class HealthCheckTests : IDisposable
         Assert.Contains(_directory.Sub("catalog"), failed.Description, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task A_store_that_cannot_be_opened_is_reported_unhealthy_and_healthy_once_it_opens()
+    {
+        // An app without a host: the check's resolution is the store's first open. Damaged first, repaired later.
+        var path = _directory.Sub("state");
+        KeyValueStore.Open(new DataStoreOptions { Path = path }).Dispose();
+        var manifest = Path.Combine(path, "datastore.json");
+        var intact = File.ReadAllText(manifest);
+        File.WriteAllText(manifest, "{ damaged");
+        var services = new ServiceCollection().AddKeyedDataStore("state", o => o.Path = path);
+        services.AddLogging().AddHealthChecks().AddDataStore("state");
+        await using var provider = services.BuildServiceProvider();
+        var health = provider.GetRequiredService<HealthCheckService>();
+
+        var failed = (await health.CheckHealthAsync(TestContext.Current.CancellationToken)).Entries["datastore-state"];
+        Assert.Equal(HealthStatus.Unhealthy, failed.Status);
+        Assert.IsAssignableFrom<DataStoreException>(failed.Exception);
+        Assert.Contains("datastore.json", failed.Description, StringComparison.Ordinal);
+
+        File.WriteAllText(manifest, intact);
+        Assert.Equal(HealthStatus.Healthy, (await health.CheckHealthAsync(TestContext.Current.CancellationToken)).Status);
+        Assert.Equal(path, provider.GetRequiredKeyedService<IKeyValueStore>("state").Path);
+    }
+
     public void Dispose() => _directory.Dispose();
 }

@@ -119,6 +119,24 @@ public sealed class TelemetryTests : IDisposable
         Assert.Contains((new EventId(1, "StoreOpened"), LogLevel.Debug), events);
     }
 
+    [Fact]
+    public async Task A_hosted_store_that_cannot_open_logs_StoreOpenFailed_also_when_a_hosted_service_opened_it()
+    {
+        var path = _directory.Sub("damaged");
+        KeyValueStore.Open(new DataStoreOptions { Path = path }).Dispose();
+        File.WriteAllText(Path.Combine(path, "datastore.json"), "{ damaged");
+        var events = new List<(EventId Id, LogLevel Level)>();
+        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+        builder.Logging.AddProvider(new CapturingProvider(events));
+        builder.Configuration.AddInMemoryCollection([new("DataStore:Path", path)]);
+        builder.Services.AddDataStore(builder.Configuration.GetSection("DataStore"));
+        builder.Services.AddHostedService<StoreService>(); // opens the store while the host builds its hosted services
+        using var host = builder.Build();
+
+        await Assert.ThrowsAnyAsync<DataStoreException>(() => host.StartAsync(TestContext.Current.CancellationToken));
+        Assert.Contains((new EventId(2, "StoreOpenFailed"), LogLevel.Error), events);
+    }
+
     public void Dispose() => _directory.Dispose();
 
     private async Task<IHost> StartHost()
@@ -129,6 +147,11 @@ public sealed class TelemetryTests : IDisposable
         var host = builder.Build();
         await host.StartAsync(TestContext.Current.CancellationToken);
         return host;
+    }
+
+    private sealed class StoreService(IKeyValueStore store) : BackgroundService
+    {
+        protected override Task ExecuteAsync(CancellationToken stoppingToken) => Task.FromResult(store);
     }
 
     private sealed class CapturingProvider(List<(EventId Id, LogLevel Level)> events) : ILoggerProvider
