@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace DataStore.Sqlite.Files;
@@ -68,6 +69,8 @@ internal static class SqliteWalFormat
     }
 
     /// <summary>SQLite's checksum of <paramref name="data"/> (a multiple of 8 bytes) running on from <paramref name="seed"/>.</summary>
+    /// <remarks>Compiled optimized at once: the open's walk runs it over the whole log in a process that just started.</remarks>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static (uint, uint) Checksum(ReadOnlySpan<byte> data, (uint, uint) seed, bool bigEndian)
     {
         var (s0, s1) = seed;
