@@ -90,7 +90,36 @@ public sealed class SqliteWalDamageTests : IDisposable
         Assert.True(tail < 32 && tail % 16 == 0, $"{tail} tail pairs: SQLite's recovery keeps the commits before frame 2 and drops the rest");
     }
 
+    [Fact]
+    public void Opening_beside_a_writer_that_keeps_appending_and_starting_the_log_over_is_never_refused()
+    {
+        // A child writes 2,500 batches of 16 pairs of 1,000 bytes without pause (the log starts over about every 16 MiB)
+        // while this process opens the store, reads a key and closes it again and again: each open walks a live log.
+        using var writer = ChildProcess.Start(["fill-and-hang", StorePath, "Sqlite", "Relaxed", "x", "40000", "1000"]);
+        writer.WaitForLine(l => l.StartsWith("ACK ", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
+        var opens = 0;
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(20);
+        while (writer.LastLine("FILLED") is null && DateTime.UtcNow < deadline)
+        {
+            using var store = KeyValueStore.Open(StorePath);
+            Assert.True(store.HaveKey(Key("x", 1)));
+            opens++;
+        }
+
+        TestContext.Current.TestOutputHelper?.WriteLine($"{opens} opens while the child wrote; it reached {writer.LastLine("ACK ")}");
+        Assert.True(opens > 0);
+    }
+
     public void Dispose() => _directory.Dispose();
+
+    private static byte[] Key(string tag, int i) => [.. System.Text.Encoding.UTF8.GetBytes(tag + "/"), .. BitConverterBigEndian(i)];
+
+    private static byte[] BitConverterBigEndian(int i)
+    {
+        var bytes = new byte[4];
+        System.Buffers.Binary.BinaryPrimitives.WriteInt32BigEndian(bytes, i);
+        return bytes;
+    }
 
     // The base pairs closed into the database file, the tail in the log of a killed writer; returns the log's frame size.
     private int FillWithLoggedTail()
