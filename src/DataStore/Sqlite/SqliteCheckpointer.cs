@@ -15,15 +15,16 @@ namespace DataStore.Sqlite;
 /// frames). The thread runs a passive checkpoint on its own connection while writers go on appending. A WAL whose
 /// frames are all copied starts over from its beginning at the next write, but with writers busy during the copy that
 /// moment never comes; so once the WAL holds <see cref="FramesPerRestart"/> frames, the thread syncs the WAL and then
-/// copies the last few frames under the store's write lock: the one short stop writers see (two small syncs). Fewer,
+/// copies the last few frames under the store's write lock: the one short stop writers see (two small syncs); writers
+/// hold back while it waits for that lock (<see cref="SqliteCheckpointTurn"/>), or a tight writer could keep it out. Fewer,
 /// larger cycles than SQLite's 1,000 frames, because each sync that overlaps writers' appends slows them on a busy disk.
 /// A passive checkpoint syncs the WAL before it copies and the database after (<c>synchronous=NORMAL</c>), as the
 /// automatic one does, so no durability promise changes. Should the thread fall behind by
 /// <see cref="FramesBeforeWriterCheckpoints"/> frames, the writer checkpoints itself as SQLite would have, and a closing
 /// store checkpoints what it wrote, so the WAL stays bounded.
 /// </remarks>
-internal sealed class SqliteCheckpointer(SqliteSession writer, StoreWriterLock writeLock, Func<SqliteSession> open, Action syncWal, ILogger logger)
-    : IDisposable
+internal sealed class SqliteCheckpointer(
+    SqliteSession writer, StoreWriterLock writeLock, SqliteCheckpointTurn turn, Func<SqliteSession> open, Action syncWal, ILogger logger) : IDisposable
 {
     /// <summary>Frames written since the last cycle that start one (about 16 MiB of WAL; SQLite's automatic checkpoint takes 1,000).</summary>
     public const int FramesPerCheckpoint = 4_000;
@@ -42,12 +43,20 @@ internal sealed class SqliteCheckpointer(SqliteSession writer, StoreWriterLock w
     private Thread? _thread;
     private long _frames;
     private long _unchecked;
+    private long _commitsWhileWaiting;
     private volatile bool _requested;
     private volatile bool _stopping;
+
+    /// <summary>The most commits writers made while one cycle waited for the write lock (for tests).</summary>
+    public long MostCommitsWhileWaiting { get; private set; }
+
+    /// <summary>How many cycles took the write lock so that the WAL could start over (for tests).</summary>
+    public long Restarts { get; private set; }
 
     /// <summary>Counts the frames the last commit wrote and wakes the checkpointer when enough piled up. Call under the write lock.</summary>
     public void Committed()
     {
+        _commitsWhileWaiting += turn.Pending ? 1 : 0;
         var frames = writer.TakeFramesWritten();
         _frames += frames;
         _unchecked += frames;
@@ -159,8 +168,22 @@ internal sealed class SqliteCheckpointer(SqliteSession writer, StoreWriterLock w
         }
 
         syncWal(); // so the sync SQLite makes under the lock finds little left to write
-        using (writeLock.Enter())
+        turn.Waiting();
+        StoreWriterLock.Scope scope;
+        try
         {
+            scope = writeLock.Enter();
+        }
+        finally
+        {
+            turn.Taken();
+        }
+
+        using (scope)
+        {
+            MostCommitsWhileWaiting = Math.Max(MostCommitsWhileWaiting, _commitsWhileWaiting);
+            _commitsWhileWaiting = 0;
+            Restarts++;
             session.CheckpointPassive();
             _unchecked = 0;
         }

@@ -13,8 +13,13 @@ internal static class SqliteIntegrity
     public static IReadOnlyList<string> Check(string file, SqliteErrors errors, TimeSpan timeout, CancellationToken cancellationToken)
     {
         using var session = SqliteSession.Open(file, errors, timeout);
-        raw.sqlite3_progress_handler(session.Db, 10_000, _ => cancellationToken.IsCancellationRequested ? 1 : 0, null);
         var problems = new List<string>();
+        if (Files.SqliteWalCheck.FindDamage(file + "-wal") is { } damage)
+        {
+            problems.Add($"Write-ahead log check: {damage}");
+        }
+
+        raw.sqlite3_progress_handler(session.Db, 10_000, _ => cancellationToken.IsCancellationRequested ? 1 : 0, null);
         var rc = raw.sqlite3_prepare_v2(session.Db, $"PRAGMA integrity_check({MaxProblems})", out var statement);
         errors.Check(rc, session.Db, "preparing the integrity check");
         using (statement)

@@ -12,10 +12,10 @@ namespace DataStore.Sqlite;
 /// taken only if free (never waited for), when no transaction is open on the connection: it sees the committed state,
 /// as a reader connection would, so isolation is unchanged.
 /// </remarks>
-internal sealed class SqlitePointReads(StoreWriterLock writeLock, SqliteWriter writer, SqliteSessionPool readers)
+internal sealed class SqlitePointReads(StoreWriterLock writeLock, SqliteCheckpointTurn checkpointTurn, SqliteWriter writer, SqliteSessionPool readers)
 {
-    /// <summary>The writer connection if its lock is free, else a reader connection; give it back with <see cref="Return"/>.</summary>
-    public SqliteSession Rent() => writeLock.TryEnter() ? writer.Session : readers.Rent();
+    /// <summary>The writer connection if its lock is free and the checkpointer is not waiting for it, else a reader connection; give it back with <see cref="Return"/>.</summary>
+    public SqliteSession Rent() => !checkpointTurn.Pending && writeLock.TryEnter() ? writer.Session : readers.Rent();
 
     /// <summary>Releases the write lock for the writer connection, or returns a reader connection to the pool.</summary>
     public void Return(SqliteSession session)

@@ -40,13 +40,15 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
         _durability = durability;
         _timeout = options.Timeout;
         _writeLock = new StoreWriterLock(this, options.Timeout);
+        var checkpointTurn = new SqliteCheckpointTurn();
         _writer = writer;
-        _writes = new SqliteWriteCombiner(writer, _writeLock, Committed);
+        _writes = new SqliteWriteCombiner(writer, _writeLock, checkpointTurn, Committed);
         _logger = logger;
         _readers = new SqliteSessionPool(() => SqliteSession.Open(file, writer.Errors, options.Timeout, writer.Checksums));
-        _pointReads = new SqlitePointReads(_writeLock, writer, _readers);
+        _pointReads = new SqlitePointReads(_writeLock, checkpointTurn, writer, _readers);
         _walSync = new WalFileSync(file + "-wal");
-        _checkpointer = new SqliteCheckpointer(writer.Session, _writeLock, () => SqliteSession.Open(file, writer.Errors, options.Timeout), _walSync.SyncIfDirty, logger);
+        _checkpointer = new SqliteCheckpointer(
+            writer.Session, _writeLock, checkpointTurn, () => SqliteSession.Open(file, writer.Errors, options.Timeout), _walSync.SyncIfDirty, logger);
         _backgroundSync = BackgroundSync.StartIfRelaxed(durability, options.SyncInterval, SyncInBackground);
     }
 
@@ -64,6 +66,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
     {
         var file = System.IO.Path.Combine(directory, DatabaseFile);
         Files.SqliteTruncationCheck.Run(directory, file);
+        Files.SqliteWalCheck.Run(directory, file);
         var errors = new SqliteErrors(directory, options.Timeout);
         if (settings.FormatVersion >= Manifest.StoreManifest.SqlitePageChecksumsFormatVersion)
         {
@@ -76,6 +79,9 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
 
     /// <summary>The writer's queue of concurrent callers (for tests).</summary>
     internal SqliteWriteCombiner Writes => _writes;
+
+    /// <summary>The background checkpointer (for tests).</summary>
+    internal SqliteCheckpointer Checkpointer => _checkpointer;
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {

@@ -10,7 +10,8 @@ namespace DataStore.Sqlite;
 /// in one transaction and one commit on the writer connection, sharing its WAL append, its lock hand-over and, when
 /// Durable, its sync. A caller that finds no one ahead of it commits its write alone.
 /// </summary>
-internal sealed class SqliteWriteCombiner(SqliteWriter writer, StoreWriterLock writeLock, Func<long> committed) : IWriteGroupRunner<SqliteErrors>
+internal sealed class SqliteWriteCombiner(SqliteWriter writer, StoreWriterLock writeLock, SqliteCheckpointTurn checkpointTurn, Func<long> committed)
+    : IWriteGroupRunner<SqliteErrors>
 {
     private readonly CombinedWriter<SqliteErrors> _writes = new();
 
@@ -33,6 +34,7 @@ internal sealed class SqliteWriteCombiner(SqliteWriter writer, StoreWriterLock w
 
     void IWriteGroupRunner<SqliteErrors>.Enter(QueuedWrite<SqliteErrors> leader, long started)
     {
+        checkpointTurn.Yield(started, writer.Errors.Timeout);
         _ = writeLock.Enter(started);
         try
         {

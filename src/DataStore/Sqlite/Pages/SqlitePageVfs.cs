@@ -13,8 +13,8 @@ namespace DataStore.Sqlite.Pages;
 /// The default VFS's file structure sits at the start of ours and <see cref="CheckedFileState"/> after it, so every
 /// method the shim does not replace is the default VFS's own function, called with no managed transition (locks and
 /// shared memory included). Only xRead, xWrite and xFetch of main database files are replaced. Write-ahead-log files
-/// are not wrapped: SQLite's chained frame checksums cover them (checked when the log is recovered), and a page
-/// checksum written into a frame after SQLite summed it would break that chain.
+/// keep their bytes as SQLite writes them (a page checksum written into a frame after SQLite summed it would break its
+/// chained frame checksums); only their xWrite is replaced, to record each new log header (<see cref="SqliteWalFile"/>).
 /// </remarks>
 internal static unsafe partial class SqlitePageVfs
 {
@@ -28,10 +28,11 @@ internal static unsafe partial class SqlitePageVfs
     public const string CreatingName = "datastore-page-checksums-new";
 
     private const int OpenMainDb = 0x00000100;
+    private const int OpenWal = 0x00080000;
     private const int HeaderSize = 100;
 
     private static readonly Lock Gate = new();
-    private static readonly List<(IntPtr Original, IntPtr Checked)> MethodTables = [];
+    private static readonly List<(IntPtr Original, bool Wal, IntPtr Replaced)> MethodTables = [];
     private static SqliteVfs* _root;
     private static SqliteVfs* _creating;
     private static int _stateOffset;
@@ -86,25 +87,30 @@ internal static unsafe partial class SqlitePageVfs
     private static int Open(SqliteVfs* vfs, byte* name, SqliteFile* file, int flags, int* outFlags)
     {
         var rc = _root->Open(_root, name, file, flags, outFlags);
-        if (rc != 0 || (flags & OpenMainDb) == 0 || file->Methods is null)
+        var wal = (flags & OpenWal) != 0 && name is not null;
+        if (rc != 0 || ((flags & OpenMainDb) == 0 && !wal) || file->Methods is null)
         {
             return rc;
         }
 
-        // A database file that exists without the reserved bytes keeps the default methods: no shim on its path at all.
-        var header = stackalloc byte[HeaderSize];
-        var read = file->Methods->Read(file, header, HeaderSize, 0);
         var state = State(file);
         state->Original = file->Methods;
-        state->Checked = read == 0 ? (ReservesChecksum(new ReadOnlySpan<byte>(header, HeaderSize)) ? 1 : 0) : (vfs == _creating ? 1 : 0);
-        if (read == 0 && state->Checked == 0)
+        state->Name = wal ? name : null;
+        if (!wal)
         {
-            return 0;
+            // A database file that exists without the reserved bytes keeps the default methods: no shim on its path at all.
+            var header = stackalloc byte[HeaderSize];
+            var read = file->Methods->Read(file, header, HeaderSize, 0);
+            state->Checked = read == 0 ? (ReservesChecksum(new ReadOnlySpan<byte>(header, HeaderSize)) ? 1 : 0) : (vfs == _creating ? 1 : 0);
+            if (read == 0 && state->Checked == 0)
+            {
+                return 0;
+            }
         }
 
         try
         {
-            file->Methods = MethodsFor(file->Methods);
+            file->Methods = MethodsFor(file->Methods, wal);
             return 0;
         }
         catch (Exception e)
@@ -120,14 +126,14 @@ internal static unsafe partial class SqlitePageVfs
         }
     }
 
-    // One replaced method table per original table (the default VFS uses one or two), kept for the life of the process.
-    private static SqliteIoMethods* MethodsFor(SqliteIoMethods* original)
+    // One replaced method table per original table (the default VFS uses one or two) and kind of file, kept for the life of the process.
+    private static SqliteIoMethods* MethodsFor(SqliteIoMethods* original, bool wal)
     {
         lock (Gate)
         {
-            foreach (var (known, replaced) in MethodTables)
+            foreach (var (known, knownWal, replaced) in MethodTables)
             {
-                if (known == (IntPtr)original)
+                if (known == (IntPtr)original && knownWal == wal)
                 {
                     return (SqliteIoMethods*)replaced;
                 }
@@ -135,14 +141,21 @@ internal static unsafe partial class SqlitePageVfs
 
             var methods = (SqliteIoMethods*)NativeMemory.AllocZeroed((nuint)sizeof(SqliteIoMethods));
             *methods = *original;
-            methods->Read = &SqlitePageFile.Read;
-            methods->Write = &SqlitePageFile.Write;
-            if (original->Version >= 3)
+            if (wal)
             {
-                methods->Fetch = &SqlitePageFile.Fetch;
+                methods->Write = &SqliteWalFile.Write;
+            }
+            else
+            {
+                methods->Read = &SqlitePageFile.Read;
+                methods->Write = &SqlitePageFile.Write;
+                if (original->Version >= 3)
+                {
+                    methods->Fetch = &SqlitePageFile.Fetch;
+                }
             }
 
-            MethodTables.Add(((IntPtr)original, (IntPtr)methods));
+            MethodTables.Add(((IntPtr)original, wal, (IntPtr)methods));
             return methods;
         }
     }

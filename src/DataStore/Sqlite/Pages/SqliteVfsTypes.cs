@@ -50,4 +50,7 @@ internal unsafe struct CheckedFileState
 
     /// <summary>1 once the database's header says its pages carry checksums (reserved bytes = 8); never goes back to 0.</summary>
     public int Checked;
+
+    /// <summary>A write-ahead log's name as SQLite passed it to xOpen (valid until the file closes); null for a database file.</summary>
+    public byte* Name;
 }
