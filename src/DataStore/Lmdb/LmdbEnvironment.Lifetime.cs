@@ -113,6 +113,7 @@ internal sealed partial class LmdbEnvironment
     {
         lock (_writeLock)
         {
+            WaitForBackgroundCheckpoint();
             Gate.BeginExclusive();
             try
             {
@@ -235,6 +236,7 @@ internal sealed partial class LmdbEnvironment
 
     private void CompactLocked(LmdbErrors errors)
     {
+        WaitForBackgroundCheckpoint(); // its record would name the old file's meta pages
         var copy = _dataFile + CompactSuffix;
         StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
         {

@@ -44,6 +44,27 @@ public sealed class LmdbCheckpointTests : IDisposable
     }
 
     [Fact]
+    public void On_a_slow_disk_a_steady_stream_of_updates_past_the_growth_bound_never_waits_a_sync_and_the_file_stays_bounded()
+    {
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "Relaxed commits skip their sync on Linux only (the boot id); elsewhere every commit syncs");
+        var shim = BuildSlowSync();
+        Assert.SkipWhen(shim is null, "no C compiler ('cc' is not on PATH) to build the slow-sync library");
+
+        // 400 ms a sync. 8 keys of 4,000-byte values overwritten every 25 ms for 8 s write about 1,000 pages, several
+        // times the growth bound of a small store: the checkpoints that bound the file used to sync on the writer's
+        // path (two syncs each, every 100 or so updates), now they start in the background at a share of the bound and
+        // land before the writer reaches it. Only the first write of the process may wait (it records and pins first).
+        var (code, output) = ChildProcess.Run(["overwrite-stream", StorePath, "Lmdb", "Relaxed", "8", "25", "8", "4000", "400"], TimeSpan.FromMinutes(2),
+            ["env", $"LD_PRELOAD={shim}", "DATASTORE_SLOW_SYNC_MS=400"]);
+        Assert.True(code == 0, output);
+        var line = output.Split('\n').Single(l => l.StartsWith("PUTS ", StringComparison.Ordinal));
+        var slow = int.Parse(line.Split("slow ")[1].Split(' ')[0], System.Globalization.CultureInfo.InvariantCulture);
+        var files = long.Parse(line.Split("files ")[1].Trim(), System.Globalization.CultureInfo.InvariantCulture);
+        Assert.True(slow == 0, $"puts after the first one over 400 ms on a disk whose syncs take 400 ms: {line}");
+        Assert.True(files < 6 << 20, $"the store's files grew to {files} bytes for 8 live values: the pin did not move: {line}");
+    }
+
+    [Fact]
     public void A_checkpoint_taken_while_a_thread_and_another_process_write_keeps_every_write_acknowledged_before_it()
     {
         Assert.SkipUnless(OperatingSystem.IsLinux(), "the boot id that tells a restart apart is read on Linux only");
