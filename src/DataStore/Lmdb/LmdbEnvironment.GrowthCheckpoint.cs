@@ -4,10 +4,10 @@ namespace DataStore.Lmdb;
 
 /// <summary>
 /// The checkpoint that bounds the file under steady writing (ADR 0006, "The growth checkpoint in the background"):
-/// pages freed after the recorded pin cannot be reused, so once the commits since it have written a share of the file,
-/// a writer pins the newest transaction (a few microseconds, under the writer locks) and a pool thread syncs and records
-/// it while the writers go on. A writer waits only when the commits since the recorded pin reach three times that
-/// share before the sync has landed: then the file would grow past its bound.
+/// pages freed after the recorded pin cannot be reused, so once the commits since it have written a share of the tree
+/// (an eighth of its pages, at least 128), a writer pins the newest transaction (a few microseconds, under the writer
+/// locks) and a pool thread syncs and records it while the writers go on. A writer waits only when the commits since the
+/// recorded pin reach three shares before that sync has landed: past that the file would grow beyond its bound.
 /// </summary>
 /// <remarks>
 /// Pages written are counted per commit from the tree's shape (its depth, leaf pages and the bytes written; LMDB does
@@ -18,13 +18,19 @@ internal sealed partial class LmdbEnvironment
 {
     private const long MinimumCheckpointPages = 128;
 
+    private const int GrowthIdle = 0;
+    private const int GrowthQueued = 1;
+    private const int GrowthRunning = 2;
+
     private readonly object _growthGate = new();
-    private bool _growthSyncing;
+    private int _growthState;
+    private SyncPoint _queuedPoint;
     private long _pagesWritten;
     private long _pagesAtRecord;
     private long _recordedLastPage;
     private long _treeDepth = 1;
     private long _leafPages = 1;
+    private long _livePages;
     private long _pageSize = 4096;
 
     /// <summary>How many checkpoints the writers' volume started in the background (for tests and diagnostics).</summary>
@@ -34,7 +40,7 @@ internal sealed partial class LmdbEnvironment
     internal long BoundWaits { get; private set; }
 
     // After a commit, holding the writer locks: start the next checkpoint in the background once the commits since the
-    // recorded pin wrote a share of the file, and wait for it only when they wrote three shares.
+    // recorded pin wrote a share of the tree, and wait for it only when they wrote three shares.
     private void CheckpointIfBehindLocked(LmdbErrors errors, long pages)
     {
         if (_pin == 0)
@@ -43,7 +49,7 @@ internal sealed partial class LmdbEnvironment
         }
 
         _pagesWritten += pages;
-        var share = Math.Max(MinimumCheckpointPages, Volatile.Read(ref _recordedLastPage) / 8);
+        var share = Math.Max(MinimumCheckpointPages, _livePages / 8);
         if (PagesSinceRecord() < share)
         {
             return;
@@ -52,7 +58,7 @@ internal sealed partial class LmdbEnvironment
         if (PagesSinceRecord() >= 3 * share)
         {
             BoundWaits++;
-            WaitForBackgroundCheckpoint();
+            FinishBackgroundCheckpoint(errors);
             if (PagesSinceRecord() >= 3 * share)
             {
                 CheckpointLocked(errors); // none ran, or it failed: on the writer's path, where a failure reaches the caller
@@ -62,78 +68,86 @@ internal sealed partial class LmdbEnvironment
 
         lock (_growthGate)
         {
-            if (_growthSyncing || PagesSinceRecord() < share)
+            if (_growthState != GrowthIdle || PagesSinceRecord() < share)
             {
                 return;
             }
 
-            _growthSyncing = true;
+            _growthState = GrowthQueued;
         }
 
-        SyncPoint point;
         try
         {
-            point = PinLocked(errors);
+            _queuedPoint = PinLocked(errors);
+            BackgroundCheckpoints++;
+            ThreadPool.UnsafeQueueUserWorkItem(static environment => environment.RunQueuedCheckpoint(), this, preferLocal: false);
         }
         catch
         {
-            EndBackgroundCheckpoint();
-            throw;
-        }
-
-        StartBackgroundCheckpoint(point, errors);
-    }
-
-    private void StartBackgroundCheckpoint(SyncPoint point, LmdbErrors errors)
-    {
-        BackgroundCheckpoints++;
-        try
-        {
-            ThreadPool.UnsafeQueueUserWorkItem(static state => state.Environment.RunBackgroundCheckpoint(state.Point, state.Errors), (Environment: this, Point: point, Errors: errors), preferLocal: false);
-        }
-        catch
-        {
-            EndBackgroundCheckpoint();
-            LmdbNative.TxnAbort(point.Pin);
+            FinishBackgroundCheckpoint(errors); // not queued: sync and record it here (or nothing, when the pin failed)
             throw;
         }
     }
 
     // On a pool thread: no exception leaves it. A failed checkpoint lets its pin go and keeps the recorded one, so the
     // writers reach the bound and checkpoint on their own path, where the failure reaches a caller.
-    private void RunBackgroundCheckpoint(SyncPoint point, LmdbErrors errors)
+    private void RunQueuedCheckpoint()
     {
         try
         {
-            SyncAndRecord(point, errors);
+            RunQueued(errors: null);
         }
         catch (Exception)
         {
             // Nothing escapes a pool thread. Retried by the next writer past the share, or on its own path at the bound.
         }
-        finally
-        {
-            EndBackgroundCheckpoint();
-        }
     }
 
-    private void EndBackgroundCheckpoint()
+    /// <summary>
+    /// Holding the writer lock (so none starts meanwhile): returns once no checkpoint is queued or running. One queued but
+    /// not yet started (the pool may be busy with the very threads that wait for this writer) runs here, on this thread.
+    /// </summary>
+    private void FinishBackgroundCheckpoint(LmdbErrors errors)
     {
+        RunQueued(errors);
         lock (_growthGate)
         {
-            _growthSyncing = false;
-            Monitor.PulseAll(_growthGate);
-        }
-    }
-
-    /// <summary>Waits until no background checkpoint runs (holding the writer lock, so none starts meanwhile).</summary>
-    private void WaitForBackgroundCheckpoint()
-    {
-        lock (_growthGate)
-        {
-            while (_growthSyncing)
+            while (_growthState != GrowthIdle)
             {
                 Monitor.Wait(_growthGate);
+            }
+        }
+    }
+
+    // Runs the queued checkpoint, if nobody took it yet, on this thread.
+    private void RunQueued(LmdbErrors? errors)
+    {
+        SyncPoint point;
+        lock (_growthGate)
+        {
+            if (_growthState != GrowthQueued)
+            {
+                return;
+            }
+
+            _growthState = GrowthRunning;
+            point = _queuedPoint;
+            _queuedPoint = default;
+        }
+
+        try
+        {
+            if (point.Pin != 0)
+            {
+                SyncAndRecord(point, errors ?? _syncErrors!);
+            }
+        }
+        finally
+        {
+            lock (_growthGate)
+            {
+                _growthState = GrowthIdle;
+                Monitor.PulseAll(_growthGate);
             }
         }
     }
@@ -160,7 +174,8 @@ internal sealed partial class LmdbEnvironment
     }
 
     private void NoteTreeShape(LmdbNative.DbStat pairs) =>
-        (_treeDepth, _leafPages, _pageSize) = (Math.Max(1, pairs.Depth), Math.Max(1, (long)pairs.LeafPages), Math.Max(512, pairs.PageSize));
+        (_treeDepth, _leafPages, _livePages, _pageSize) = (Math.Max(1, pairs.Depth), Math.Max(1, (long)pairs.LeafPages),
+            (long)(pairs.BranchPages + pairs.LeafPages + pairs.OverflowPages), Math.Max(512, pairs.PageSize));
 
     private void NoteRecorded(SyncPoint point)
     {
