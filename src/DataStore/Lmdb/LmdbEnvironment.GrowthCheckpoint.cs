@@ -5,7 +5,7 @@ namespace DataStore.Lmdb;
 /// <summary>
 /// The checkpoint that bounds the file under steady writing (ADR 0006, "The growth checkpoint in the background"):
 /// pages freed after the recorded pin cannot be reused, so once the commits since it have written a share of the tree
-/// (an eighth of its pages, at least 128), a writer pins the newest transaction (a few microseconds, under the writer
+/// (a quarter of its pages, at least 128), a writer pins the newest transaction (a few microseconds, under the writer
 /// locks) and a pool thread syncs and records it while the writers go on. A writer waits only when the commits since the
 /// recorded pin reach three shares before that sync has landed: past that the file would grow beyond its bound.
 /// </summary>
@@ -49,7 +49,7 @@ internal sealed partial class LmdbEnvironment
         }
 
         _pagesWritten += pages;
-        var share = Math.Max(MinimumCheckpointPages, _livePages / 8);
+        var share = Math.Max(MinimumCheckpointPages, _livePages / 4);
         if (PagesSinceRecord() < share)
         {
             return;
