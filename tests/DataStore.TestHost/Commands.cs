@@ -76,6 +76,7 @@ internal static class Commands
             "scan-rate" => BrokerMeasureCommands.ScanRate(store),
             "batch-rate" => BrokerMeasureCommands.BatchRate(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2]), rest.Length > 3 && rest[3] == "steps"),
             "worst-put" => WorstPut.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
+            "overwrite-stream" => OverwriteStream.Run(store, rest),
             "export-dump" => TransferCommands.Export(store, rest[0]),
             "check-integrity" => IntegrityCheck.Run(store),
             "check-fill" => ResourceFaultCommands.CheckFill(store, int.Parse(rest[0])),

@@ -5,8 +5,8 @@ namespace DataStore.Lmdb;
 /// <summary>
 /// The checkpoint of Relaxed commits without a sync (ADR 0006): pin the newest transaction with a read transaction and
 /// read its meta pages, both under the writer locks (a few microseconds), then sync the data file and record the pinned
-/// state in <see cref="LmdbSyncedState"/>, and only then let the previous pin go. The timer's and the group sync's
-/// checkpoints sync with the writers free; the one a burst's growth calls for syncs on the writer's path.
+/// state in <see cref="LmdbSyncedState"/>, and only then let the previous pin go. Every checkpoint syncs with the writers
+/// free; the one a burst's writing calls for starts in the background (<c>LmdbEnvironment.GrowthCheckpoint.cs</c>).
 /// </summary>
 /// <remarks>
 /// The sync needs no writer lock: the pages of the pinned transaction were written before its meta page, LMDB reuses
@@ -18,15 +18,11 @@ namespace DataStore.Lmdb;
 internal sealed partial class LmdbEnvironment
 {
     private const string RecordLockFile = "lmdb-synced.lock";
-    private const uint GrowthBeforeCheckpoint = 256;
-    private const long WrittenBeforeCheckpoint = 1 << 20;
 
     private readonly object _recordGate = new();
     private LmdbFileLock? _recordLock;
     private nint _pin;
     private ulong _pinned;
-    private nuint _pinnedLastPage;
-    private long _writtenSincePin;
 
     // The group sync's (and the timer's) checkpoint: pins under the writer locks, syncs and records without them.
     private void Checkpoint()
@@ -86,9 +82,10 @@ internal sealed partial class LmdbEnvironment
         {
             errors.Check(LmdbNative.EnvInfoOf(env, out var info), "reading the environment");
             errors.Check(LmdbNative.Stat(pin, LmdbNative.MainDbi, out var stat), "reading the page size");
+            errors.Check(LmdbNative.Stat(pin, Dbi, out var pairs), "reading the tree's shape");
             var metas = StoreFiles.Guard(Directory, StoreBackend.Lmdb, () => ReadMetas(stat.PageSize));
-            (_pinnedLastPage, _writtenSincePin) = (info.LastPage, 0);
-            return new SyncPoint(pin, info.LastTransaction, stat.PageSize, metas);
+            NoteTreeShape(pairs);
+            return new SyncPoint(pin, info.LastTransaction, stat.PageSize, metas, (long)info.LastPage, _pagesWritten);
         }
         catch
         {
@@ -109,6 +106,11 @@ internal sealed partial class LmdbEnvironment
             SyncDataFile();
             lock (_recordGate)
             {
+                if (_pin != 0 && point.Transaction <= _pinned)
+                {
+                    return; // a newer state was recorded meanwhile (by another checkpoint of this process): keep its pin
+                }
+
                 var file = _recordLock ??= StoreFiles.Guard(Directory, StoreBackend.Lmdb, () => new LmdbFileLock(System.IO.Path.Combine(Directory, RecordLockFile)));
                 if (!file.TryTake(exclusive: true, errors.Timeout))
                 {
@@ -129,6 +131,7 @@ internal sealed partial class LmdbEnvironment
                 }
 
                 _pinned = point.Transaction;
+                NoteRecorded(point);
                 pin = Interlocked.Exchange(ref _pin, pin);
             }
         }
@@ -173,25 +176,6 @@ internal sealed partial class LmdbEnvironment
         }
     }
 
-    // Holding the writer locks, after a commit of about `bytes`: pages freed since the pin cannot be reused, so after
-    // WrittenBeforeCheckpoint bytes, or once the file has grown by GrowthBeforeCheckpoint pages past the pin, record and
-    // pin again here, on the writer's path (it bounds the growth a burst of writes causes to about twice that; a
-    // checkpoint beside the writers let the file grow by whatever was written during its sync).
-    private void CheckpointIfGrownLocked(LmdbErrors errors, long bytes)
-    {
-        if (_pin == 0)
-        {
-            return;
-        }
-
-        _writtenSincePin += bytes;
-        if (_writtenSincePin > WrittenBeforeCheckpoint ||
-            (LmdbNative.EnvInfoOf(_env, out var info) == LmdbNative.Success && info.LastPage > _pinnedLastPage + GrowthBeforeCheckpoint))
-        {
-            CheckpointLocked(errors);
-        }
-    }
-
     private void DropPin()
     {
         var pin = Interlocked.Exchange(ref _pin, 0);
@@ -201,6 +185,6 @@ internal sealed partial class LmdbEnvironment
         }
     }
 
-    /// <summary>A pinned transaction and its meta pages, to be synced and recorded.</summary>
-    private readonly record struct SyncPoint(nint Pin, ulong Transaction, uint PageSize, byte[] Metas);
+    /// <summary>A pinned transaction and its meta pages, to be synced and recorded, with the file's last page and the pages written by then.</summary>
+    private readonly record struct SyncPoint(nint Pin, ulong Transaction, uint PageSize, byte[] Metas, long LastPage, long PagesWritten);
 }

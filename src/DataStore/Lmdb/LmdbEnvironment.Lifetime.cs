@@ -113,6 +113,15 @@ internal sealed partial class LmdbEnvironment
     {
         lock (_writeLock)
         {
+            try
+            {
+                FinishBackgroundCheckpoint(_syncErrors!);
+            }
+            catch (DataStoreException)
+            {
+                // Closing goes on: the close's own sync came first, so this checkpoint only repeats it.
+            }
+
             Gate.BeginExclusive();
             try
             {
@@ -235,6 +244,7 @@ internal sealed partial class LmdbEnvironment
 
     private void CompactLocked(LmdbErrors errors)
     {
+        FinishBackgroundCheckpoint(errors); // its record would name the old file's meta pages
         var copy = _dataFile + CompactSuffix;
         StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
         {

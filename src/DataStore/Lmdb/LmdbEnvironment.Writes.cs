@@ -131,7 +131,7 @@ internal sealed partial class LmdbEnvironment : IWriteGroupRunner<LmdbErrors>
             }
 
             errors.Check(rc, "committing");
-            CheckpointIfGrownLocked(errors, SizeHint(group, start, count));
+            CheckpointIfBehindLocked(errors, PagesWritten(group, start, count));
             return Sync.Committed();
         }
     }
