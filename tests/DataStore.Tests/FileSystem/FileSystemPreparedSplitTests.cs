@@ -53,7 +53,7 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
                 }
             }
         };
-        SplitPreparation.PublishedForTests = (root, count) => changes = IsOurs(root) ? count : changes;
+        SplitPreparation.PublishedForTests = (root, count, _) => changes = IsOurs(root) ? count : changes;
         LeafSplitter.MovesForTests = 0;
         SplitAndClearHooks(store);
 
@@ -66,6 +66,33 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
         Assert.Equal(expected, Pairs(store));
         Assert.Equal(expected, Pairs(other));
         Assert.Equal([KeyNames.SplitMarker], Directory.GetFiles(Data).Select(Path.GetFileName));
+        Assert.Empty(((KeyValueStoreBase)store).CheckIntegrityCore(TestContext.Current.CancellationToken));
+    }
+
+    [Fact]
+    public void The_publish_syncs_no_directory_while_holding_the_write_lock()
+    {
+        Assert.SkipUnless(PosixLinks.Available, "splits are prepared with hard links on Linux only");
+        using var store = OpenPreparing();
+        using var other = OpenSecond(Durability.Relaxed, TimeSpan.FromSeconds(5));
+        SplitPreparation.BeforePublishForTests = root =>
+        {
+            if (IsOurs(root))
+            {
+                other.Put(Bytes.Utf8("k/000"), Bytes.Utf8("new"));
+                other.Put(Bytes.Utf8("k/new"), Bytes.Utf8("n"));
+                other.Delete(Bytes.Utf8("k/001"));
+            }
+        };
+        (int Changes, int SyncsUnderLock)? published = null;
+        SplitPreparation.PublishedForTests = (root, changes, syncs) => published = IsOurs(root) ? (changes, syncs) : published;
+        SplitAndClearHooks(store);
+
+        // Before, the publish relinked those 3 names and fsynced their child directory holding the lock (a Put beside it waited for the disk).
+        Assert.Equal((3, 0), published);
+        var expected = Enumerable.Range(0, 48).Where(i => i != 1).Select(i => $"k/{i:D3}={(i == 0 ? "new" : $"{i}")}")
+            .Append("k/new=n").Order(StringComparer.Ordinal).ToList();
+        Assert.Equal(expected, Pairs(store));
         Assert.Empty(((KeyValueStoreBase)store).CheckIntegrityCore(TestContext.Current.CancellationToken));
     }
 
