@@ -201,7 +201,10 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
         _changes += changes;
         if (publish.Unsynced)
         {
-            if (!last)
+            // Another round needs room: where the writes of a few more rounds like this one could fill the leaf (less the
+            // room kept for the children), it publishes now rather than split the old way.
+            var room = maxEntries - PreparedSplitLimits.Reserve(maxEntries) - publish.Counts.Sum();
+            if (!last && room >= 4 * Math.Max(changes, 1))
             {
                 outcome = Outcome.Again; // synced after the lock is let go, then checked again
                 return true;
