@@ -14,6 +14,6 @@ internal static partial class FileSystemLog
     public static partial void SplitPreparationFailed(ILogger logger, Exception exception, string path);
 
     [LoggerMessage(EventId = 82, EventName = "FileSystemSplitPrepared", Level = LogLevel.Information,
-        Message = "Split the directory of prefix {Prefix} of the FileSystem store at {Path} beside the writers: {Holds} holds of the write lock, the longest {LongestMilliseconds:F1} ms, {Changes} names relinked at the publish, {TotalMilliseconds:F0} ms in all")]
-    public static partial void SplitPrepared(ILogger logger, string prefix, string path, int holds, double longestMilliseconds, int changes, double totalMilliseconds);
+        Message = "Split the directory of prefix {Prefix} of the FileSystem store at {Path} beside the writers: {Holds} holds of the write lock, the longest {LongestMilliseconds:F1} ms, {Changes} names relinked at the publish, {TotalMilliseconds:F0} ms in all; holds per step: {Steps}; {SyncsUnderLock} syncs under the lock")]
+    public static partial void SplitPrepared(ILogger logger, string prefix, string path, int holds, double longestMilliseconds, int changes, double totalMilliseconds, string steps, int syncsUnderLock);
 }

@@ -55,7 +55,7 @@ internal sealed partial class FileSystemStore
                 else if (preparation.Changes >= 0)
                 {
                     FileSystemLog.SplitPrepared(_logger, Convert.ToHexString(prefix), _directory, _holds, _longestHold, preparation.Changes,
-                        Stopwatch.GetElapsedTime(begun).TotalMilliseconds);
+                        Stopwatch.GetElapsedTime(begun).TotalMilliseconds, preparation.Holds.ToString(), preparation.Holds.SyncsUnderLock);
                 }
             }
             finally

@@ -89,6 +89,10 @@ internal static class PreparedSplitRecord
             {
                 RemoveChildren(path);
             }
+
+            // Durable before the record goes: a later sync of the store directory (the next record) could otherwise keep
+            // the record's removal and lose this, leaving children in a leaf (or old names in a split) nothing names.
+            DirectorySync.Sync(path);
         }
 
         File.Delete(PathIn(root));

@@ -7,14 +7,14 @@ namespace DataStore.FileSystem;
 /// A leaf split prepared beside the writers (ADR 0008, Linux): the leaf's key files get hard links in child directories
 /// made inside the leaf (invisible: a leaf's readers list only its files), in steps that hold the write lock a few
 /// milliseconds each; one file system sync makes the links durable; the publish, under the lock, relinks only the names
-/// whose file changed since (an inode compare per name, no data moved), syncs what it relinked and writes the marker;
-/// the leaf's old names go afterwards. <see cref="PreparedSplitRecord"/> lets recovery undo or finish each stage. Runs on the thread pool.
+/// whose file changed since (an inode compare per name, no data moved) in rounds whose changes are synced after the lock
+/// is let go, and writes the marker in a round that found nothing new (<see cref="PreparedPublish"/>); the leaf's old
+/// names go afterwards. <see cref="PreparedSplitRecord"/> lets recovery undo or finish each stage. Runs on the thread pool.
 /// </summary>
 internal sealed class SplitPreparation(string root, Layout layout, SharedState state, int maxEntries, Func<Func<bool>, bool> underWriteLock, Func<bool> stopping)
 {
     private const int LinksPerStep = 256;
     private const int PublishRounds = 6;
-    private const int FewRelinks = 4;
     private static readonly TimeSpan StepTime = TimeSpan.FromMilliseconds(10);
 
     private readonly Guid _token = Guid.NewGuid();
@@ -23,15 +23,20 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
     private byte[] _prefix = [];
     private string _leaf = "";
     private PreparedChildren? _dirs;
+    private int _changes;
+    private readonly PreparationHolds _holds = new();
 
     /// <summary>Test hooks, given the store's directory: called outside the lock before the publish, and after it (before the old names go).</summary>
     internal static Action<string>? BeforePublishForTests, AfterPublishForTests;
 
-    /// <summary>Names the publish relinked or unlinked under the lock; -1 until it published.</summary>
+    /// <summary>Names the publish rounds relinked or unlinked under the lock; -1 until it published.</summary>
     public int Changes { get; private set; } = -1;
 
-    /// <summary>Test hook: called under the lock when a split is published, with how many names it relinked or unlinked there.</summary>
-    internal static Action<string, int>? PublishedForTests;
+    /// <summary>What the preparation did holding the write lock (each step's longest hold, syncs under the lock).</summary>
+    public PreparationHolds Holds => _holds;
+
+    /// <summary>Test hook: called under the lock when a split is published, with how many names its rounds relinked or unlinked and how many syncs it made holding the lock.</summary>
+    internal static Action<string, int, int>? PublishedForTests;
 
     /// <summary>Prepares and publishes the split of the leaf <paramref name="prefix"/>; false when it stopped (the leaf then splits the old way when full), true also when there was nothing to do.</summary>
     public bool Run(byte[] prefix)
@@ -45,23 +50,27 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
                 return true; // someone else prepares a split, the leaf was split, or it holds fewer files than estimated
             }
 
+            _holds.NoteSync();
             PreparedSplitRecord.Sync(root);
             _dirs = new PreparedChildren(_leaf);
             var names = TreeWalker.Entries(_leaf, directories: false);
             for (var next = 0; next < names.Count;)
             {
-                if (stopping() || !underWriteLock(() => LinkStep(names, ref next)))
+                if (stopping() || !Locked("link", () => LinkStep(names, ref next)))
                 {
                     return Stop();
                 }
             }
 
             BeforePublishForTests?.Invoke(root);
+            _holds.NoteSync();
             FileSystemSync.Sync(root); // the links and the child directories, before any marker can name them
+            var publish = new PreparedPublish(_leaf, _dirs, _linked);
             for (var round = 1; ; round++)
             {
                 var outcome = Outcome.Stopped;
-                if (stopping() || !underWriteLock(() => Publish(round == PublishRounds, out outcome)) || outcome == Outcome.Stopped)
+                var last = round == PublishRounds;
+                if (stopping() || !Locked(last ? "last round" : "round", () => Publish(publish, last, out outcome)) || outcome == Outcome.Stopped)
                 {
                     return Stop();
                 }
@@ -71,14 +80,16 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
                     break;
                 }
 
-                FileSystemSync.Sync(root); // many writes landed: sync their relinks outside the lock, then check again
+                publish.Sync(root, _holds); // what the round changed, outside the lock, then check again
             }
 
+            _holds.NoteSync();
             DirectorySync.Sync(_leaf); // the marker, before any old name goes
             AfterPublishForTests?.Invoke(root);
             RemoveOldNames();
+            _holds.NoteSync();
             FileSystemSync.Sync(root); // the old names' removal, before the record that lets recovery finish it goes
-            return underWriteLock(() => PreparedSplitRecord.IsOwnedBy(root, _token) && PreparedSplitRecord.Delete(root));
+            return Locked("record", () => PreparedSplitRecord.IsOwnedBy(root, _token) && PreparedSplitRecord.Delete(root));
         }
         catch
         {
@@ -94,7 +105,7 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
     private enum Outcome { Stopped, Again, Published }
 
     /// <summary>Claims the leaf (under the lock): nothing else prepared, the leaf not split and full enough; writes the record.</summary>
-    private bool Claim() => underWriteLock(() =>
+    private bool Claim() => Locked("claim", () =>
     {
         if (PreparedSplitRecord.Exists(root) || File.Exists(Path.Combine(_leaf, KeyNames.SplitMarker)))
         {
@@ -118,7 +129,7 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
     {
         try
         {
-            underWriteLock(() =>
+            Locked("stop", () =>
             {
                 if (PreparedSplitRecord.IsOwnedBy(root, _token))
                 {
@@ -170,10 +181,10 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
     }
 
     /// <summary>
-    /// Under the lock: relinks every name whose leaf file is not its child's, unlinks children of names gone from the
-    /// leaf, and (when few changed, or on the last round) syncs the child directories it changed and writes the marker.
+    /// Under the lock: one round of <see cref="PreparedPublish"/>; when it changed nothing that is not synced yet (or on
+    /// the last round, after syncing only what this round changed), writes the marker and publishes the children.
     /// </summary>
-    private bool Publish(bool last, out Outcome outcome)
+    private bool Publish(PreparedPublish publish, bool last, out Outcome outcome)
     {
         outcome = Outcome.Stopped;
         if (!PreparedSplitRecord.IsOwnedBy(root, _token) || File.Exists(Path.Combine(_leaf, KeyNames.SplitMarker)))
@@ -181,86 +192,42 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
             return true;
         }
 
-        var dirs = _dirs!;
-        var changed = new bool[256];
-        var counts = new int[256];
-        var created = false;
-        var changes = 0;
-        var present = new HashSet<string>(StringComparer.Ordinal);
-        foreach (var name in TreeWalker.Entries(_leaf, directories: false))
+        var changes = publish.Round();
+        if (changes < 0)
         {
-            if (!dirs.ChildNameOf(name, out var b, out var childZ))
-            {
-                if (dirs.SawHashed)
-                {
-                    return true;
-                }
-
-                continue;
-            }
-
-            created |= dirs.IsNew(b);
-            var child = dirs.Child(b);
-            var nameZ = dirs.NameZ(name);
-            var inode = PosixLinks.InodeAt(dirs.Leaf, nameZ);
-            if (inode != 0 && PosixLinks.InodeAt(child, childZ) != inode)
-            {
-                PosixWrites.UnlinkAt(child, childZ);
-                PosixLinks.LinkAt(dirs.Leaf, nameZ, child, childZ);
-                changed[b] = true;
-                changes++;
-            }
-
-            present.Add(name);
-            counts[b]++;
-        }
-
-        foreach (var name in _linked)
-        {
-            if (!present.Contains(name) && dirs.ChildNameOf(name, out var b, out var childZ))
-            {
-                PosixWrites.UnlinkAt(dirs.Child(b), childZ);
-                changed[b] = true;
-                changes++;
-            }
-        }
-
-        _linked.Clear();
-        _linked.UnionWith(present);
-        if (!last && changes > FewRelinks)
-        {
-            outcome = Outcome.Again;
             return true;
         }
 
-        for (var b = 0; b < 256; b++)
+        _changes += changes;
+        if (publish.Unsynced)
         {
-            if (changed[b])
+            // Another round needs room: where the writes of a few more rounds like this one could fill the leaf (less the
+            // room kept for the children), it publishes now rather than split the old way.
+            var room = maxEntries - PreparedSplitLimits.Reserve(maxEntries) - publish.Counts.Sum();
+            if (!last && room >= 4 * Math.Max(changes, 1))
             {
-                PosixWrites.Flush(dirs.Child((byte)b));
+                outcome = Outcome.Again; // synced after the lock is let go, then checked again
+                return true;
             }
-        }
 
-        if (created)
-        {
-            PosixWrites.Flush(dirs.Leaf); // a child directory made in this round, before the marker that publishes it
+            publish.Sync(root, _holds); // writers never paused for long enough: only what changed since the last round
         }
 
         state.BeginChange();
         File.WriteAllBytes(Path.Combine(_leaf, KeyNames.SplitMarker), []);
         for (var b = 0; b < 256; b++)
         {
-            if (counts[b] > 0)
+            if (publish.Counts[b] > 0)
             {
-                state.SetCount([.. _prefix, (byte)b], counts[b]);
+                state.SetCount([.. _prefix, (byte)b], publish.Counts[b]);
             }
         }
 
         state.ForgetCount(_prefix);
         layout.NodeOf(_prefix).MarkSplit();
         state.BumpLayout();
-        Changes = changes;
-        PublishedForTests?.Invoke(root, changes);
+        Changes = _changes;
+        PublishedForTests?.Invoke(root, _changes, _holds.SyncsUnderLock);
         outcome = Outcome.Published;
         return true;
     }
@@ -271,7 +238,7 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
         var names = TreeWalker.Entries(_leaf, directories: false);
         for (var next = 0; next < names.Count;)
         {
-            var more = underWriteLock(() =>
+            var more = Locked("remove", () =>
             {
                 if (!PreparedSplitRecord.IsOwnedBy(root, _token))
                 {
@@ -294,4 +261,7 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
             }
         }
     }
+
+    /// <summary>Runs one step holding the write lock, timed as a hold of <paramref name="step"/>.</summary>
+    private bool Locked(string step, Func<bool> body) => underWriteLock(() => _holds.Time(step, body));
 }

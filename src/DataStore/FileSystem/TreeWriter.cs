@@ -48,7 +48,17 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
                 _preImages.Keep(node.FilePathString(name[..length]), key);
             }
 
-            return Unlink(node, name[..length]) ? node.Path : null;
+            if (!Unlink(node, name[..length]))
+            {
+                return null;
+            }
+
+            if (PosixLinks.Available && state.EstimatedCount(node.Prefix) >= PreparedSplitLimits.StartAt(maxEntries))
+            {
+                UnlinkPreparedChild(node, rest);
+            }
+
+            return node.Path;
         }
 
         if (KeyLookup.FindIn(node, key, rest, KeyLookup.Mode.KeyOnly, out _, out var slot) != ReadStatus.Found)
@@ -226,6 +236,22 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
         Span<byte> pathZ = stackalloc byte[node.PathBytes.Length + name.Length + 2];
         node.FilePath(name, pathZ);
         return PosixFile.Unlink(pathZ);
+    }
+
+    /// <summary>
+    /// Removes a deleted key's hard link in the child directory a split preparation made inside its leaf
+    /// (<see cref="SplitPreparation"/>), so its space comes back at once rather than at the publish; no such link is no error.
+    /// </summary>
+    private static void UnlinkPreparedChild(LayoutNode node, ReadOnlySpan<byte> rest)
+    {
+        const string hex = "0123456789abcdef";
+        Span<byte> name = stackalloc byte[4 + KeyNames.MaxNameLength];
+        name[0] = (byte)'x';
+        name[1] = (byte)hex[rest[0] >> 4];
+        name[2] = (byte)hex[rest[0] & 15];
+        name[3] = (byte)'/';
+        var length = KeyNames.Write(rest[1..], 0, name[4..]);
+        Unlink(node, name[..(4 + length)]);
     }
 
     private static void SyncDirectory(string path)

@@ -53,19 +53,70 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
                 }
             }
         };
-        SplitPreparation.PublishedForTests = (root, count) => changes = IsOurs(root) ? count : changes;
+        SplitPreparation.PublishedForTests = (root, count, _) => changes = IsOurs(root) ? count : changes;
         LeafSplitter.MovesForTests = 0;
         SplitAndClearHooks(store);
 
         // Before, nothing was prepared: the leaf split only when full, moving every file holding the write lock.
         Assert.Equal(["not published", "children linked", "got in"], seen);
-        Assert.Equal(3, changes); // the overwritten, the new and the deleted key: not the leaf's 48 files
+        Assert.Equal(2, changes); // the overwritten and the new key (the deleted one lost its link at its delete): not the leaf's 48 files
         Assert.Equal(0, LeafSplitter.MovesForTests);
-        var expected = Enumerable.Range(0, 48).Where(i => i != 1).Select(i => $"k/{i:D3}={(i == 0 ? "new" : $"{i}")}")
-            .Append("k/new=n").Order(StringComparer.Ordinal).ToList();
+        var expected = AfterTheOtherWriter();
         Assert.Equal(expected, Pairs(store));
         Assert.Equal(expected, Pairs(other));
         Assert.Equal([KeyNames.SplitMarker], Directory.GetFiles(Data).Select(Path.GetFileName));
+        Assert.Empty(((KeyValueStoreBase)store).CheckIntegrityCore(TestContext.Current.CancellationToken));
+    }
+
+    [Fact]
+    public void The_publish_syncs_no_directory_while_holding_the_write_lock()
+    {
+        Assert.SkipUnless(PosixLinks.Available, "splits are prepared with hard links on Linux only");
+        using var store = OpenPreparing();
+        using var other = OpenSecond(Durability.Relaxed, TimeSpan.FromSeconds(5));
+        SplitPreparation.BeforePublishForTests = root =>
+        {
+            if (IsOurs(root))
+            {
+                other.Put(Bytes.Utf8("k/000"), Bytes.Utf8("new"));
+                other.Put(Bytes.Utf8("k/new"), Bytes.Utf8("n"));
+                other.Delete(Bytes.Utf8("k/001"));
+            }
+        };
+        (int Changes, int SyncsUnderLock)? published = null;
+        SplitPreparation.PublishedForTests = (root, changes, syncs) => published = IsOurs(root) ? (changes, syncs) : published;
+        SplitAndClearHooks(store);
+
+        // Before, the publish relinked those 3 names and fsynced their child directory holding the lock (a Put beside it waited for the disk).
+        Assert.Equal((2, 0), published); // the overwritten and the new key, relinked in a round before the marker
+        var expected = AfterTheOtherWriter();
+        Assert.Equal(expected, Pairs(store));
+        Assert.Empty(((KeyValueStoreBase)store).CheckIntegrityCore(TestContext.Current.CancellationToken));
+    }
+
+    [Fact]
+    public void A_key_deleted_while_its_split_is_prepared_gives_its_prepared_link_back_at_once()
+    {
+        Assert.SkipUnless(PosixLinks.Available, "splits are prepared with hard links on Linux only");
+        using var store = OpenPreparing();
+        using var other = OpenSecond(Durability.Relaxed, TimeSpan.FromSeconds(5));
+        var child = Path.Combine(Data, KeyNames.ChildName((byte)'k'), "k+2f001"); // k/001's link in the prepared child
+        var seen = new List<string>();
+        SplitPreparation.BeforePublishForTests = root =>
+        {
+            if (IsOurs(root))
+            {
+                seen.Add(File.Exists(child) ? "linked" : "not linked");
+                other.Delete(Bytes.Utf8("k/001"));
+                seen.Add(File.Exists(child) ? "link kept" : "link gone");
+            }
+        };
+        SplitAndClearHooks(store);
+
+        // Before, the link kept the deleted key's file (its space) until the publish.
+        Assert.Equal(["linked", "link gone"], seen);
+        Assert.False(store.HaveKey(Bytes.Utf8("k/001")));
+        Assert.Equal(47, Pairs(store).Count);
         Assert.Empty(((KeyValueStoreBase)store).CheckIntegrityCore(TestContext.Current.CancellationToken));
     }
 
@@ -191,6 +242,10 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
             Thread.Sleep(20);
         }
     }
+
+    // The 48 keys after the other writer overwrote k/000, added k/new and deleted k/001.
+    private static List<string> AfterTheOtherWriter() => Enumerable.Range(0, 48).Where(i => i != 1)
+        .Select(i => $"k/{i:D3}={(i == 0 ? "new" : $"{i}")}").Append("k/new=n").Order(StringComparer.Ordinal).ToList();
 
     private static List<string> Pairs(IKeyValueStore store) =>
         StoreAssert.Scan(store, []).Select(p => $"{Encoding.UTF8.GetString(p.Key)}={Encoding.UTF8.GetString(p.Value)}").ToList();

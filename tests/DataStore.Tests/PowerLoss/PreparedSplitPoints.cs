@@ -6,7 +6,8 @@ namespace DataStore.Tests.PowerLoss;
 /// <summary>
 /// Where a FileSystem store's power-loss log crosses a split prepared beside the writes (ADR 0008): the writer child
 /// lowers the directory limit to <see cref="SplitLimit"/>, so its leaves split every few dozen keys, and each round is
-/// also cut inside one preparation: while its links are made (before the marker), just after the marker is written
+/// also cut inside one preparation: while its links are made or its publish rounds sync what they relinked (before the
+/// marker), just before the marker is written (every round's relinks synced, outside the write lock), just after it
 /// (before the leaf is fsynced), and while the leaf's old names are removed.
 /// </summary>
 public static class PreparedSplitPoints
@@ -26,7 +27,7 @@ public static class PreparedSplitPoints
         var windows = Windows(records);
         Assert.True(windows.Count > 0, "the writer prepared no split: the log has no split.prepare record followed by a marker");
         var (start, marker, end) = windows[random.Next(windows.Count)];
-        return [random.Next(start + 1, marker + 1), marker + 1, Math.Min(random.Next(marker + 2, end + 2), records.Count)];
+        return [random.Next(start + 1, marker + 1), marker, marker + 1, Math.Min(random.Next(marker + 2, end + 2), records.Count)];
     }
 
     /// <summary>Each preparation that published: the record's creation, the marker's creation and the record's removal or the log's end (log indexes).</summary>
