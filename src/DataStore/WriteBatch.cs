@@ -95,8 +95,7 @@ public sealed class WriteBatch
     /// <summary>Adds an entry of <paramref name="kind"/> whose byte strings sit in the borrowed bytes, checked as the public methods check them.</summary>
     internal void AddBorrowed(BatchEntryKind kind, int firstOffset, int firstLength, int secondOffset, int secondLength)
     {
-        var hasSecond = kind is BatchEntryKind.Put or BatchEntryKind.DeleteRange or BatchEntryKind.RequireValue;
-        var entry = _buffer.AddBorrowed(kind, firstOffset, firstLength, secondOffset, hasSecond ? secondLength : 0);
+        var entry = _buffer.AddBorrowed(kind, firstOffset, firstLength, secondOffset, kind.HasSecond() ? secondLength : 0);
         var first = _buffer.First(entry);
         switch (kind)
         {
@@ -111,7 +110,7 @@ public sealed class WriteBatch
                 break;
         }
 
-        (kind is BatchEntryKind.RequireAbsent or BatchEntryKind.RequireValue ? _preconditions : _operations).Add(entry);
+        (kind.IsPrecondition() ? _preconditions : _operations).Add(entry);
     }
 
     internal BatchEntry Operation(int index) => _operations[index];

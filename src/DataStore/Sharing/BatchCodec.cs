@@ -36,10 +36,7 @@ internal static class BatchCodec
                 var kind = (BatchEntryKind)reader.Byte();
                 var (first, firstLength) = reader.BytesAt();
                 var (second, secondLength) = reader.BytesAt();
-                var inPlace = pass == 0
-                    ? kind is BatchEntryKind.Put or BatchEntryKind.Delete or BatchEntryKind.DeletePrefix or BatchEntryKind.DeleteRange
-                    : kind is BatchEntryKind.RequireAbsent or BatchEntryKind.RequireValue;
-                if (!inPlace)
+                if (!(pass == 0 ? kind.IsOperation() : kind.IsPrecondition()))
                 {
                     throw new BrokerProtocolException($"a batch entry of kind {(byte)kind} in the wrong place");
                 }
