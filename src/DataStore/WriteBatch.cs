@@ -1,3 +1,4 @@
+using System.Runtime.InteropServices;
 using DataStore.Batches;
 
 namespace DataStore;
@@ -114,6 +115,31 @@ public sealed class WriteBatch
     }
 
     internal BatchEntry Operation(int index) => _operations[index];
+
+    /// <summary>Calls <paramref name="visitor"/> for each put and delete, in the order they were added.</summary>
+    internal void VisitOperations<TVisitor>(ref TVisitor visitor)
+        where TVisitor : struct, IBatchOperationVisitor
+    {
+        foreach (var operation in CollectionsMarshal.AsSpan(_operations))
+        {
+            var first = _buffer.First(operation);
+            switch (operation.Kind)
+            {
+                case BatchEntryKind.Put:
+                    visitor.Put(first, _buffer.Second(operation));
+                    break;
+                case BatchEntryKind.Delete:
+                    visitor.Delete(first);
+                    break;
+                case BatchEntryKind.DeletePrefix:
+                    visitor.DeletePrefix(first);
+                    break;
+                case BatchEntryKind.DeleteRange:
+                    visitor.DeleteRange(first, _buffer.Second(operation));
+                    break;
+            }
+        }
+    }
 
     internal BatchEntry Precondition(int index) => _preconditions[index];
 
