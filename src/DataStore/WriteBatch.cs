@@ -1,3 +1,4 @@
+using System.Runtime.InteropServices;
 using DataStore.Batches;
 
 namespace DataStore;
@@ -95,8 +96,7 @@ public sealed class WriteBatch
     /// <summary>Adds an entry of <paramref name="kind"/> whose byte strings sit in the borrowed bytes, checked as the public methods check them.</summary>
     internal void AddBorrowed(BatchEntryKind kind, int firstOffset, int firstLength, int secondOffset, int secondLength)
     {
-        var hasSecond = kind is BatchEntryKind.Put or BatchEntryKind.DeleteRange or BatchEntryKind.RequireValue;
-        var entry = _buffer.AddBorrowed(kind, firstOffset, firstLength, secondOffset, hasSecond ? secondLength : 0);
+        var entry = _buffer.AddBorrowed(kind, firstOffset, firstLength, secondOffset, kind.HasSecond() ? secondLength : 0);
         var first = _buffer.First(entry);
         switch (kind)
         {
@@ -111,10 +111,35 @@ public sealed class WriteBatch
                 break;
         }
 
-        (kind is BatchEntryKind.RequireAbsent or BatchEntryKind.RequireValue ? _preconditions : _operations).Add(entry);
+        (kind.IsPrecondition() ? _preconditions : _operations).Add(entry);
     }
 
     internal BatchEntry Operation(int index) => _operations[index];
+
+    /// <summary>Calls <paramref name="visitor"/> for each put and delete, in the order they were added.</summary>
+    internal void VisitOperations<TVisitor>(ref TVisitor visitor)
+        where TVisitor : struct, IBatchOperationVisitor
+    {
+        foreach (var operation in CollectionsMarshal.AsSpan(_operations))
+        {
+            var first = _buffer.First(operation);
+            switch (operation.Kind)
+            {
+                case BatchEntryKind.Put:
+                    visitor.Put(first, _buffer.Second(operation));
+                    break;
+                case BatchEntryKind.Delete:
+                    visitor.Delete(first);
+                    break;
+                case BatchEntryKind.DeletePrefix:
+                    visitor.DeletePrefix(first);
+                    break;
+                case BatchEntryKind.DeleteRange:
+                    visitor.DeleteRange(first, _buffer.Second(operation));
+                    break;
+            }
+        }
+    }
 
     internal BatchEntry Precondition(int index) => _preconditions[index];
 

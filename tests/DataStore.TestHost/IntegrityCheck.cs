@@ -1,4 +1,5 @@
 using DataStore;
+using DataStore.Backends;
 
 namespace DataStore.TestHost;
 
@@ -11,7 +12,9 @@ internal static class IntegrityCheck
 {
     public static int Run(IKeyValueStore store)
     {
-        var problems = ((KeyValueStoreBase)store).CheckIntegrityCore(CancellationToken.None);
+        var maintenance = store as IBackendMaintenance
+            ?? throw new InvalidOperationException($"the {store.Backend} store at '{store.Path}' has no engine integrity check to run.");
+        var problems = maintenance.CheckIntegrity(CancellationToken.None);
         foreach (var problem in problems)
         {
             Console.WriteLine($"PROBLEM {problem}");

@@ -15,13 +15,17 @@ namespace DataStore.Configuration;
 /// </remarks>
 internal sealed class DataStoreHandle(string name, IServiceProvider provider) : IAsyncDisposable, IDisposable
 {
+    // Guards the open and the dispose together: a dispose waits for an open under way and closes what it opened, and no
+    // resolution opens the store once the handle is disposed.
     private readonly Lock _gate = new();
     private IKeyValueStore? _store;
+    private bool _disposed;
 
     /// <summary>The registration's name; empty for the unkeyed store.</summary>
     public string Name => name;
 
     /// <summary>The open store; opens it on first use.</summary>
+    /// <exception cref="ObjectDisposedException">The handle is disposed (the host stopped or the container was disposed).</exception>
     public IKeyValueStore Store
     {
         get
@@ -33,14 +37,27 @@ internal sealed class DataStoreHandle(string name, IServiceProvider provider) : 
 
             lock (_gate)
             {
+                ObjectDisposedException.ThrowIf(_disposed, this);
                 return _store ??= Open(name, provider);
             }
         }
     }
 
-    public void Dispose() => Volatile.Read(ref _store)?.Dispose();
+    public void Dispose() => TakeStore()?.Dispose();
 
-    public ValueTask DisposeAsync() => Volatile.Read(ref _store)?.DisposeAsync() ?? ValueTask.CompletedTask;
+    public ValueTask DisposeAsync() => TakeStore()?.DisposeAsync() ?? ValueTask.CompletedTask;
+
+    // Marks the handle disposed, once an open under way has finished, and hands over the store to close (null when none is open).
+    private IKeyValueStore? TakeStore()
+    {
+        lock (_gate)
+        {
+            _disposed = true;
+            var store = _store;
+            Volatile.Write(ref _store, null);
+            return store;
+        }
+    }
 
     private static IKeyValueStore Open(string name, IServiceProvider provider)
     {

@@ -8,7 +8,7 @@ namespace DataStore.Lmdb;
 /// an LMDB error (map full included) propagates as <see cref="LmdbException"/> so the caller can grow the map and retry.
 /// With <paramref name="checksums"/> each value is stored with its pair's checksum after it (<see cref="LmdbPairs"/>).
 /// </summary>
-internal readonly unsafe struct LmdbWriter(nint txn, uint dbi, bool checksums, string directory)
+internal readonly unsafe struct LmdbWriter(nint txn, uint dbi, bool checksums, string directory) : IBatchOperationVisitor
 {
     private const uint Reserve = 0x10000;
 
@@ -139,29 +139,14 @@ internal readonly unsafe struct LmdbWriter(nint txn, uint dbi, bool checksums, s
             }
         }
 
-        for (var i = 0; i < batch.OperationCount; i++)
-        {
-            var operation = batch.Operation(i);
-            var first = batch.First(operation);
-            switch (operation.Kind)
-            {
-                case BatchEntryKind.Put:
-                    Put(first, batch.Second(operation));
-                    break;
-                case BatchEntryKind.Delete:
-                    Delete(first);
-                    break;
-                case BatchEntryKind.DeletePrefix:
-                    DeleteRange(first, KeyOrder.TryGetPrefixEnd(first, out var end) ? end : default);
-                    break;
-                case BatchEntryKind.DeleteRange:
-                    DeleteRange(first, batch.Second(operation));
-                    break;
-            }
-        }
-
+        var writer = this;
+        batch.VisitOperations(ref writer);
         return -1;
     }
+
+    void IBatchOperationVisitor.DeletePrefix(ReadOnlySpan<byte> prefix) => DeleteRange(prefix, KeyOrder.TryGetPrefixEnd(prefix, out var end) ? end : default);
+
+    void IBatchOperationVisitor.DeleteRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end) => DeleteRange(start, end);
 
     private bool Find(ReadOnlySpan<byte> key, Span<byte> slot, out LmdbNative.Val value) => LmdbLookup.TryFind(txn, dbi, key, slot, out value);
 

@@ -55,30 +55,8 @@ internal sealed unsafe class RocksDbBatch(RocksDbStore store) : IDisposable
     /// <summary>Adds the batch's puts and deletes, in order.</summary>
     public void Add(WriteBatch batch)
     {
-        for (var i = 0; i < batch.OperationCount; i++)
-        {
-            var operation = batch.Operation(i);
-            var first = batch.First(operation);
-            switch (operation.Kind)
-            {
-                case BatchEntryKind.Put:
-                    Put(first, batch.Second(operation));
-                    break;
-                case BatchEntryKind.Delete:
-                    fixed (byte* k = first)
-                    {
-                        Rocks.rocksdb_writebatch_delete(Handle, k, (UIntPtr)first.Length);
-                    }
-
-                    break;
-                case BatchEntryKind.DeletePrefix:
-                    DeleteRange(first, KeyOrder.TryGetPrefixEnd(first, out var end) ? end : default, batch);
-                    break;
-                case BatchEntryKind.DeleteRange:
-                    DeleteRange(first, batch.Second(operation), batch);
-                    break;
-            }
-        }
+        var adder = new OperationAdder(this, batch);
+        batch.VisitOperations(ref adder);
     }
 
     /// <summary>Adds a delete of [start, end) (an empty end is open) and returns how many keys it removes.</summary>
@@ -109,6 +87,14 @@ internal sealed unsafe class RocksDbBatch(RocksDbStore store) : IDisposable
         fixed (byte* v = value)
         {
             Rocks.rocksdb_writebatch_put(Handle, k, (UIntPtr)key.Length, RocksDbStore.NonNull(v), (UIntPtr)value.Length);
+        }
+    }
+
+    private void Delete(ReadOnlySpan<byte> key)
+    {
+        fixed (byte* k = key)
+        {
+            Rocks.rocksdb_writebatch_delete(Handle, k, (UIntPtr)key.Length);
         }
     }
 
@@ -214,4 +200,17 @@ internal sealed unsafe class RocksDbBatch(RocksDbStore store) : IDisposable
 
     // The smallest key after `key` in memcmp order: key followed by a zero byte.
     private static byte[] Successor(byte[] key) => [.. key, 0];
+
+    // Adds each operation of `batch` to `target`; range deletes read the store and the batch's puts (see LastKey).
+    private readonly struct OperationAdder(RocksDbBatch target, WriteBatch batch) : IBatchOperationVisitor
+    {
+        public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => target.Put(key, value);
+
+        public void Delete(ReadOnlySpan<byte> key) => target.Delete(key);
+
+        public void DeletePrefix(ReadOnlySpan<byte> prefix) =>
+            target.DeleteRange(prefix, KeyOrder.TryGetPrefixEnd(prefix, out var end) ? end : default, batch);
+
+        public void DeleteRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end) => target.DeleteRange(start, end, batch);
+    }
 }

@@ -8,10 +8,8 @@ internal static class BatchCodec
     public static void Write(MessageWriter writer, WriteBatch batch)
     {
         writer.Int32(batch.OperationCount);
-        for (var i = 0; i < batch.OperationCount; i++)
-        {
-            Entry(writer, batch, batch.Operation(i));
-        }
+        var operations = new OperationWriter(writer);
+        batch.VisitOperations(ref operations);
 
         writer.Int32(batch.PreconditionCount);
         for (var i = 0; i < batch.PreconditionCount; i++)
@@ -36,10 +34,7 @@ internal static class BatchCodec
                 var kind = (BatchEntryKind)reader.Byte();
                 var (first, firstLength) = reader.BytesAt();
                 var (second, secondLength) = reader.BytesAt();
-                var inPlace = pass == 0
-                    ? kind is BatchEntryKind.Put or BatchEntryKind.Delete or BatchEntryKind.DeletePrefix or BatchEntryKind.DeleteRange
-                    : kind is BatchEntryKind.RequireAbsent or BatchEntryKind.RequireValue;
-                if (!inPlace)
+                if (!(pass == 0 ? kind.IsOperation() : kind.IsPrecondition()))
                 {
                     throw new BrokerProtocolException($"a batch entry of kind {(byte)kind} in the wrong place");
                 }
@@ -50,5 +45,19 @@ internal static class BatchCodec
     }
 
     private static void Entry(MessageWriter writer, WriteBatch batch, in BatchEntry entry) =>
-        writer.Byte((byte)entry.Kind).Bytes(batch.First(entry)).Bytes(batch.Second(entry));
+        Entry(writer, entry.Kind, batch.First(entry), batch.Second(entry));
+
+    private static void Entry(MessageWriter writer, BatchEntryKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second) =>
+        writer.Byte((byte)kind).Bytes(first).Bytes(second);
+
+    private readonly struct OperationWriter(MessageWriter writer) : IBatchOperationVisitor
+    {
+        public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => Entry(writer, BatchEntryKind.Put, key, value);
+
+        public void Delete(ReadOnlySpan<byte> key) => Entry(writer, BatchEntryKind.Delete, key, default);
+
+        public void DeletePrefix(ReadOnlySpan<byte> prefix) => Entry(writer, BatchEntryKind.DeletePrefix, prefix, default);
+
+        public void DeleteRange(ReadOnlySpan<byte> start, ReadOnlySpan<byte> end) => Entry(writer, BatchEntryKind.DeleteRange, start, end);
+    }
 }

@@ -31,28 +31,15 @@ internal sealed class BrokerSession(Socket socket, BrokerServer server, IKeyValu
 
             _peer = server.Peers.Connected(PeerCredentials.PeerProcessId(socket));
 
-            var answered = BrokerSteps.Now();
-            while (WaitForRequest())
+            while (ReceiveRequest() is { } length)
             {
-                var ready = BrokerSteps.Now();
-                var length = BrokerFrames.Receive(socket, ref _request);
-                if (server.IsClosing)
-                {
-                    break; // not applied: the client hears that the owner is closing and sends it to the next owner
-                }
-
-                var received = BrokerSteps.Now();
                 var answer = executor.Execute(_request, length, _answer);
-                var executed = BrokerSteps.Now();
-                BrokerFrames.Send(socket, answer);
-                var sent = BrokerSteps.Now();
-                if ((MessageKind)_request[0] == MessageKind.Write)
+                using (BrokerSteps.Time(BrokerStep.OwnerAnswer, timed: IsBatch))
                 {
-                    TimeBatch(answered, ready, received, executed, sent);
+                    BrokerFrames.Send(socket, answer);
                 }
 
                 executor.ReadAhead(); // a scan's next chunk, read while the client reads this one
-                answered = sent;
             }
 
             if (server.IsClosing)
@@ -124,12 +111,36 @@ internal sealed class BrokerSession(Socket socket, BrokerServer server, IKeyValu
         return true;
     }
 
-    // A client's batch: the wait for it, its receipt and the answer's send (the executor times its decode and apply).
-    private static void TimeBatch(BrokerSteps.Mark answered, BrokerSteps.Mark ready, BrokerSteps.Mark received, BrokerSteps.Mark executed, BrokerSteps.Mark sent)
+    // A client's batch, whose steps are timed (the wait for it, its receipt and the answer's send here; its decode and apply in the executor).
+    private bool IsBatch => (MessageKind)_request[0] == MessageKind.Write;
+
+    /// <summary>
+    /// Waits for the next request and reads it into the request buffer; returns its length, or null once the owner is
+    /// closing (a request read then is not applied: the client hears that the owner is closing and sends it to the next
+    /// owner). A batch's wait and read are recorded once the request shows it is one.
+    /// </summary>
+    private int? ReceiveRequest()
     {
-        BrokerSteps.Record(BrokerStep.OwnerIdle, answered, ready);
-        BrokerSteps.Record(BrokerStep.OwnerReceive, ready, received);
-        BrokerSteps.Record(BrokerStep.OwnerAnswer, executed, sent);
+        var waiting = BrokerSteps.Now();
+        if (!WaitForRequest())
+        {
+            return null;
+        }
+
+        var ready = BrokerSteps.Now();
+        var length = BrokerFrames.Receive(socket, ref _request);
+        if (server.IsClosing)
+        {
+            return null;
+        }
+
+        if (IsBatch)
+        {
+            BrokerSteps.Record(BrokerStep.OwnerIdle, waiting, ready);
+            BrokerSteps.Lap(BrokerStep.OwnerReceive, ready);
+        }
+
+        return length;
     }
 
     private bool WaitForRequest()

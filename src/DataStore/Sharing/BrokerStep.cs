@@ -12,7 +12,7 @@ internal enum BrokerStep
     /// <summary>Client: from the request sent to its answer received (the owner's part, the transfer and the wake-ups).</summary>
     ClientAwaitAnswer,
 
-    /// <summary>Owner session: from its last answer sent to the next request's first bytes ready (the client's part).</summary>
+    /// <summary>Owner session: from the end of its last request's work (the answer sent, then a scan's next chunk read ahead, if any) to the next request's first bytes ready (the client's part).</summary>
     OwnerIdle,
 
     /// <summary>Owner session: the request read off the socket.</summary>

@@ -25,6 +25,9 @@ internal static class BrokerSteps
     /// <summary>Now, as a mark to time steps from (the default mark when timing is off).</summary>
     public static Mark Now() => On ? new Mark(Stopwatch.GetTimestamp(), GC.GetAllocatedBytesForCurrentThread()) : default;
 
+    /// <summary>Starts timing <paramref name="step"/> until the returned timer is disposed; when timing is off, or <paramref name="timed"/> is false, the timer records nothing and costs nothing.</summary>
+    public static StepTimer Time(BrokerStep step, bool timed = true) => new(step, timed ? Now() : default);
+
     /// <summary>Adds the time and allocations from <paramref name="from"/> to <paramref name="to"/> (marks of one thread) to <paramref name="step"/>; nothing when either is the default mark.</summary>
     public static void Record(BrokerStep step, Mark from, Mark to)
     {
@@ -61,4 +64,16 @@ internal static class BrokerSteps
 
     /// <summary>A point in time and the thread's allocation count there.</summary>
     internal readonly record struct Mark(long Timestamp, long AllocatedBytes);
+
+    /// <summary>One step being timed (<see cref="Time"/>): disposing it adds the time and allocations since it started to the step, on the same thread.</summary>
+    internal readonly struct StepTimer(BrokerStep step, Mark start) : IDisposable
+    {
+        public void Dispose()
+        {
+            if (start.Timestamp != 0)
+            {
+                Record(step, start, Now());
+            }
+        }
+    }
 }

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using DataStore.Backends;
 
 namespace DataStore.Sync;
 
@@ -7,7 +8,7 @@ namespace DataStore.Sync;
 /// the store is disposed.
 /// </summary>
 /// <remarks>A monitor: the thread that enters it owns it and must be the one to exit it.</remarks>
-internal sealed class StoreWriterLock(KeyValueStoreBase store, TimeSpan timeout)
+internal sealed class StoreWriterLock(IBackendMaintenance store, TimeSpan timeout)
 {
     private readonly object _monitor = new();
 

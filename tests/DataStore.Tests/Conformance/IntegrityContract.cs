@@ -11,7 +11,7 @@ public abstract class IntegrityContract : StoreContract
         RequireCapability(StoreCapabilities.Persistent, Rule);
         var store = Open();
         Fill(store);
-        Assert.Empty(((KeyValueStoreBase)store).CheckIntegrityCore(TestContext.Current.CancellationToken));
+        Assert.Empty(EngineMaintenance.CheckIntegrity(store, TestContext.Current.CancellationToken));
         store.Dispose();
 
         var (code, output) = ChildProcess.Run(["check-integrity", StorePath, Backend.ToString(), "-"]);

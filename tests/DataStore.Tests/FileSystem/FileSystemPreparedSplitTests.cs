@@ -65,7 +65,7 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
         Assert.Equal(expected, Pairs(store));
         Assert.Equal(expected, Pairs(other));
         Assert.Equal([KeyNames.SplitMarker], Directory.GetFiles(Data).Select(Path.GetFileName));
-        Assert.Empty(((KeyValueStoreBase)store).CheckIntegrityCore(TestContext.Current.CancellationToken));
+        Assert.Empty(EngineMaintenance.CheckIntegrity(store, TestContext.Current.CancellationToken));
     }
 
     [Fact]
@@ -91,7 +91,7 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
         Assert.Equal((2, 0), published); // the overwritten and the new key, relinked in a round before the marker
         var expected = AfterTheOtherWriter();
         Assert.Equal(expected, Pairs(store));
-        Assert.Empty(((KeyValueStoreBase)store).CheckIntegrityCore(TestContext.Current.CancellationToken));
+        Assert.Empty(EngineMaintenance.CheckIntegrity(store, TestContext.Current.CancellationToken));
     }
 
     [Fact]
@@ -117,7 +117,7 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
         Assert.Equal(["linked", "link gone"], seen);
         Assert.False(store.HaveKey(Bytes.Utf8("k/001")));
         Assert.Equal(47, Pairs(store).Count);
-        Assert.Empty(((KeyValueStoreBase)store).CheckIntegrityCore(TestContext.Current.CancellationToken));
+        Assert.Empty(EngineMaintenance.CheckIntegrity(store, TestContext.Current.CancellationToken));
     }
 
     [Fact]

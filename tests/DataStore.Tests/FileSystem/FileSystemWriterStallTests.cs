@@ -82,7 +82,7 @@ public sealed class FileSystemWriterStallTests : IDisposable
         Assert.False(File.Exists(Path.Combine(StorePath, LeafSplitter.PendingFile)), "the split's record goes once its sync completed");
         var expected = Enumerable.Range(0, keys).Select(i => $"k/{i:D3}={i}").Append("other=in").Order(StringComparer.Ordinal);
         Assert.Equal(expected, StoreAssert.Scan(store, []).Select(p => $"{Encoding.UTF8.GetString(p.Key)}={Encoding.UTF8.GetString(p.Value)}"));
-        Assert.Empty(((KeyValueStoreBase)store).CheckIntegrityCore(TestContext.Current.CancellationToken));
+        Assert.Empty(EngineMaintenance.CheckIntegrity(store, TestContext.Current.CancellationToken));
     }
 
     [Fact]
@@ -102,7 +102,7 @@ public sealed class FileSystemWriterStallTests : IDisposable
         FileSystemSync.BeforeSyncForTests = () => syncs++;
         try
         {
-            ((KeyValueStoreBase)store).BackupCore(copy, null, TestContext.Current.CancellationToken);
+            EngineMaintenance.Of(store).Backup(copy, null, TestContext.Current.CancellationToken);
         }
         finally
         {

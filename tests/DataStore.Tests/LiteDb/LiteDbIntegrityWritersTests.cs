@@ -29,7 +29,7 @@ public sealed class LiteDbIntegrityWritersTests : IDisposable
         }
 
         var clock = Stopwatch.StartNew();
-        var check = Task.Run(() => ((KeyValueStoreBase)store).CheckIntegrityCore(CancellationToken.None));
+        var check = Task.Run(() => EngineMaintenance.CheckIntegrity(store, CancellationToken.None));
         var longest = TimeSpan.Zero;
         var writes = 0;
         while (!check.IsCompleted)

@@ -54,7 +54,7 @@ public sealed class SqliteBackupTests : IDisposable
         System.IO.Directory.CreateDirectory(backup);
 
         // The backend's copy itself, without StoreBackup's throttle (at most ten reports a second), so every step reports.
-        await Task.Run(() => ((KeyValueStoreBase)store).BackupCore(backup, new SynchronousProgress<StoreProgress>(reports.Add), TestContext.Current.CancellationToken), TestContext.Current.CancellationToken);
+        await Task.Run(() => EngineMaintenance.Of(store).Backup(backup, new SynchronousProgress<StoreProgress>(reports.Add), TestContext.Current.CancellationToken), TestContext.Current.CancellationToken);
         await stop.CancelAsync();
         await writer;
 

@@ -14,8 +14,8 @@ public sealed class StoreWriterLockTests
     [Fact]
     public void A_call_whose_timeout_ran_out_while_queued_is_refused_at_once_while_another_writer_holds_the_lock()
     {
-        using var store = (KeyValueStoreBase)KeyValueStore.Open(new DataStoreOptions { Backend = StoreBackend.InMemory });
-        var writerLock = new StoreWriterLock(store, Timeout);
+        using var store = KeyValueStore.Open(new DataStoreOptions { Backend = StoreBackend.InMemory });
+        var writerLock = new StoreWriterLock(EngineMaintenance.Of(store), Timeout);
         using var holder = new Holder(writerLock);
         var queuedSince = Stopwatch.GetTimestamp() - (long)(Timeout.TotalSeconds * Stopwatch.Frequency);
         var clock = Stopwatch.StartNew();
@@ -29,8 +29,8 @@ public sealed class StoreWriterLockTests
     [Fact]
     public async Task A_call_with_time_left_gets_the_lock_once_the_holder_lets_go()
     {
-        using var store = (KeyValueStoreBase)KeyValueStore.Open(new DataStoreOptions { Backend = StoreBackend.InMemory });
-        var writerLock = new StoreWriterLock(store, Timeout);
+        using var store = KeyValueStore.Open(new DataStoreOptions { Backend = StoreBackend.InMemory });
+        var writerLock = new StoreWriterLock(EngineMaintenance.Of(store), Timeout);
         using var holder = new Holder(writerLock);
         var started = Stopwatch.GetTimestamp();
         var waiter = Task.Run(() =>
