@@ -82,6 +82,7 @@ public sealed class FileSystemLoggedDeleteTests : IDisposable
         Path = StorePath,
         Backend = StoreBackend.FileSystem,
         ChangeFeed = true,
+        Durability = Durability.Durable, // a Relaxed log restarts after a restart instead (FileSystemRelaxedFeedTests)
         Timeout = TimeSpan.FromSeconds(10),
     });
 }
