@@ -81,7 +81,7 @@ public sealed class FileSystemRelaxedFeedTests : IDisposable
         File.Delete(Path.Combine(StorePath, "state"));
         using var restarted = Open(Durability.Relaxed); // it used to refuse: "does not follow the change log"
         Assert.Equal([3], restarted.Get("a/3"u8));
-        Assert.Equal(3 + ChangeLogFiles.RestartGap, restarted.ChangeSequence());
+        Assert.Equal(1 + ChangeLogFiles.RestartGap, restarted.ChangeSequence()); // past the highest whole record left; the gap covers the cut ones
     }
 
     [Fact]
