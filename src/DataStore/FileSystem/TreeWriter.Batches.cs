@@ -92,6 +92,10 @@ internal sealed partial class TreeWriter
         {
             _ = Log.Restart(); // after the data is complete: subscribers resynchronize and re-read it
         }
+        else if (writerDied && LoggedDeletesAfter is not null)
+        {
+            Log.FinishRestart(); // a writer killed inside a restart
+        }
 
         foreach (var stale in TemporaryFiles.Stale(_temporary))
         {

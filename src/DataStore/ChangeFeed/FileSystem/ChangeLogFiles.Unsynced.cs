@@ -61,16 +61,31 @@ internal sealed partial class ChangeLogFiles
         var segment = Path.Combine(_folder, Name(sequence));
         EnsureFolder();
         SyncedFile.Replace(segment, frame); // first, so the sequence never goes back whatever a crash leaves of the rest
-        foreach (var (_, path) in segments)
+        FinishRestart();
+        Remember(new Tail(segment, frame.Length, sequence));
+        return sequence;
+    }
+
+    /// <summary>
+    /// Completes a restart a killed writer left (its new segment starts <see cref="RestartGap"/> or more past the one before):
+    /// deletes the older segments and the marker. Call within recovery, holding the write lock.
+    /// </summary>
+    public void FinishRestart()
+    {
+        var segments = Segments();
+        if (segments.Count < 2 || segments[^1].First - segments[^2].First < RestartGap)
+        {
+            return;
+        }
+
+        foreach (var (_, path) in segments.SkipLast(1))
         {
             File.Delete(path);
         }
 
         File.Delete(Marker);
         DirectorySync.Sync(_folder);
-        Remember(new Tail(segment, frame.Length, sequence));
         _markedUnsynced = false;
-        return sequence;
     }
 
     private static long HighestWhole(ReadOnlySpan<byte> bytes)
