@@ -22,7 +22,7 @@ internal sealed partial class TreeWriter
     /// </summary>
     public bool DeferLogSyncs { get; set; }
 
-    /// <summary>Test hook: called on this thread after each step of a logged Put (1 renamed to its pending name, 2 tmp/ synced, 3 record appended, 4 published).</summary>
+    /// <summary>Test hook: called on this thread after each step of a logged Put (1 renamed to its pending name, 2 tmp/ synced or, Relaxed, the marker made sure of, 3 record appended, 4 published).</summary>
     [ThreadStatic]
     internal static Action<int>? LoggedPutStepForTests;
 
