@@ -7,7 +7,8 @@ namespace DataStore.TestHost;
 /// process, so that a store that crashes its reader costs this process, not the test's) and prints
 /// <c>STORE i</c>, then <c>ERROR type message</c> or every pair (<c>PAIR keyhex valuehex</c>) and
 /// <c>VERIFY problems</c> (empty when healthy), for a store with the change feed every logged change from the first
-/// (<c>EVENT kind keyhex endhex</c>, or <c>EVENTS-ERROR type message</c>), then <c>END i</c>.
+/// (<c>EVENT kind keyhex endhex</c>, <c>RESYNC sequence</c> and <c>AFTER-RESYNC ...</c> where the log was restarted, or
+/// <c>EVENTS-ERROR type message</c>), then <c>END i</c>.
 /// </summary>
 internal static class PowerLossRead
 {
@@ -53,6 +54,11 @@ internal static class PowerLossRead
             var events = latest == 0 ? AsyncEnumerable.Empty<StoreChange>() : store.Watch([], 0, timeout.Token);
             foreach (var change in events.ToBlockingEnumerable(timeout.Token))
             {
+                if (change.Kind == StoreChangeKind.Resynchronize)
+                {
+                    PrintResynchronize(store, change.Sequence, timeout.Token);
+                }
+
                 foreach (var key in change.Changes)
                 {
                     Console.WriteLine($"EVENT {key.Kind} {Convert.ToHexString(key.Key)} {Convert.ToHexString(key.End)}");
@@ -70,5 +76,17 @@ internal static class PowerLossRead
         {
             Console.WriteLine($"EVENTS-ERROR {e.GetType().Name} {e.Message.ReplaceLineEndings(" ")}");
         }
+    }
+
+    /// <summary>
+    /// A log restarted after the power loss (<c>RESYNC sequence</c>): one Put of <c>feed-check</c> must then be the next
+    /// commit a subscriber resuming from that sequence gets (<c>AFTER-RESYNC kind sequence keyhex...</c>).
+    /// </summary>
+    private static void PrintResynchronize(IKeyValueStore store, long sequence, CancellationToken cancellationToken)
+    {
+        Console.WriteLine($"RESYNC {sequence}");
+        store.Put("feed-check"u8, [1]);
+        var next = store.Watch([], sequence, cancellationToken).ToBlockingEnumerable(cancellationToken).First();
+        Console.WriteLine($"AFTER-RESYNC {next.Kind} {next.Sequence} {string.Join(' ', next.Changes.Select(c => $"{c.Kind}:{Convert.ToHexString(c.Key)}"))}");
     }
 }

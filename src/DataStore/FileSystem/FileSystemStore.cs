@@ -40,7 +40,7 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
         _locks = locks;
         _maxEntries = maxEntries;
         _layout = new Layout(System.IO.Path.Combine(directory, "data"), state, _handles);
-        _writer = new TreeWriter(directory, _layout, state, maxEntries);
+        _writer = new TreeWriter(directory, _layout, state, maxEntries) { DeferLogSyncs = durability == Durability.Relaxed };
         _backgroundSync = BackgroundSync.StartIfRelaxed(durability, options.SyncInterval, SyncInBackground);
     }
 

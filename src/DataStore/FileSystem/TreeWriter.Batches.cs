@@ -54,19 +54,20 @@ internal sealed partial class TreeWriter
     private void RecoverUnfinished(bool restarted)
     {
         var writerDied = (state.Changes & 1) != 0;
+        var restartLog = restarted && LoggedDeletesAfter is not null && Log.HasUnsyncedRecords; // a Relaxed log may disagree with the data (ADR 0020)
 
         // Readers in other processes must not read files the replay below rewrites in place.
         state.BeginChange();
         _preImages.BeginWrite();
         Splitter.FinishPending();
-        if (writerDied || restarted)
+        if ((writerDied || restarted) && !restartLog)
         {
             RecoverLoggedDelete(); // the oldest commit recovery may complete: the journal and pending Puts come after it
         }
 
         // A pending Put precedes any journal (a journal is removed, durably, before its lock is let go), and a power loss
         // can leave one (its rename into place not synced) beside a later journal that rewrites the same key.
-        RecoverLoggedPuts();
+        RecoverLoggedPuts(restartLog);
         if (File.Exists(_journal))
         {
             var touched = new HashSet<string>();
@@ -78,13 +79,22 @@ internal sealed partial class TreeWriter
                 }
 
                 FileSystemSync.Sync(root);
-                if (sequence > 0)
+                if (sequence > 0 && !restartLog)
                 {
                     Log.Recover(sequence, _record.Clear().Add(BatchJournal.ToBatch(operations)).Bytes);
                 }
             }
 
             File.Delete(_journal);
+        }
+
+        if (restartLog)
+        {
+            _ = Log.Restart(); // after the data is complete: subscribers resynchronize and re-read it
+        }
+        else if (writerDied && LoggedDeletesAfter is not null)
+        {
+            Log.FinishRestart(); // a writer killed inside a restart
         }
 
         foreach (var stale in TemporaryFiles.Stale(_temporary))

@@ -5,7 +5,8 @@ namespace DataStore.FileSystem;
 
 // A Delete, DeletePrefix or DeleteRange with the change feed on (ADR 0020, *The FileSystem log*), without the batch
 // journal: under the lock, with the change counter odd, the commit's record is appended and synced first (it names the key
-// or the range: it is the intent), then the keys are removed and their directories synced before the change ends. Removing
+// or the range: it is the intent), then the keys are removed and their directories synced before the change ends (Relaxed:
+// neither synced, left to the background sync; a restart after it restarts the log, ChangeLogFiles.Unsynced). Removing
 // is idempotent, so recovery removes the keys of the log's last record again when it only removes keys: after a writer
 // died in its change (the counter is odd) and at the first open after a restart (a power loss may have kept the record
 // and not the unlinks). Only the last record can lack its removals: every earlier delete synced its own under the lock,
@@ -35,12 +36,21 @@ internal sealed partial class TreeWriter
         state.BeginChange();
         var sequence = Log.Latest() + 1;
         LoggedDeleteStepForTests?.Invoke(1);
-        Log.Append(sequence, _record.Clear().Add(kind, key, end).Bytes);
+        if (DeferLogSyncs)
+        {
+            Log.MarkUnsynced();
+        }
+
+        Log.Append(sequence, _record.Clear().Add(kind, key, end).Bytes, sync: !DeferLogSyncs);
         LoggedDeleteStepForTests?.Invoke(2);
         var touched = new HashSet<string>();
         var removed = Remove(kind, key, end, touched);
         LoggedDeleteStepForTests?.Invoke(4);
-        SyncRemovals(touched);
+        if (!DeferLogSyncs)
+        {
+            SyncRemovals(touched); // Relaxed: the background sync's
+        }
+
         state.EndChange();
         return removed;
     }

@@ -7,15 +7,22 @@ namespace DataStore.FileSystem;
 
 // A single Put with the change feed on (ADR 0020, *The FileSystem log*), without the batch journal: the key file is
 // written and flushed in tmp/ before the lock, as without the feed. Under the lock it is renamed to tmp/feed-<sequence>.put,
-// the commit's intent (tmp/ synced, so the name survives a power loss), then the record is appended and synced, then the
-// file is renamed into place. Whoever next holds the lock completes a pending file: its record unless the log ends with
-// it, then its rename; so a commit and its record never disagree.
+// the commit's intent (Durable: tmp/ synced, so the name survives a power loss), then the record is appended (Durable:
+// synced), then the file is renamed into place. Whoever next holds the lock completes a pending file: its record unless the
+// log ends with it, then its rename; so a commit and its record never disagree. Relaxed leaves tmp/ and the record to the
+// background sync, and a restart after it restarts the log (ChangeLogFiles.Unsynced).
 internal sealed partial class TreeWriter
 {
     private const string PendingPrefix = "feed-";
     private const string PendingSuffix = ".put";
 
-    /// <summary>Test hook: called on this thread after each step of a logged Put (1 renamed to its pending name, 2 tmp/ synced, 3 record appended, 4 published).</summary>
+    /// <summary>
+    /// True for a Relaxed store: a logged Put or Delete appends its record and changes its names without a sync, leaving
+    /// them to the background sync (ADR 0020, *Relaxed*); the log's marker is on disk before the first such record.
+    /// </summary>
+    public bool DeferLogSyncs { get; set; }
+
+    /// <summary>Test hook: called on this thread after each step of a logged Put (1 renamed to its pending name, 2 tmp/ synced or, Relaxed, the marker made sure of, 3 record appended, 4 published).</summary>
     [ThreadStatic]
     internal static Action<int>? LoggedPutStepForTests;
 
@@ -34,9 +41,17 @@ internal sealed partial class TreeWriter
         }
 
         LoggedPutStepForTests?.Invoke(1);
-        DirectorySync.Sync(_temporary);
+        if (DeferLogSyncs)
+        {
+            Log.MarkUnsynced();
+        }
+        else
+        {
+            DirectorySync.Sync(_temporary);
+        }
+
         LoggedPutStepForTests?.Invoke(2);
-        Log.Append(sequence, _record.Clear().Add(KeyChangeKind.Put, key).Bytes);
+        Log.Append(sequence, _record.Clear().Add(KeyChangeKind.Put, key).Bytes, sync: !DeferLogSyncs);
         LoggedPutStepForTests?.Invoke(3);
         var directory = Publish(key, pending);
         LoggedPutStepForTests?.Invoke(4);
@@ -44,8 +59,11 @@ internal sealed partial class TreeWriter
         return directory;
     }
 
-    /// <summary>Completes the logged Puts a dead writer left pending, in commit order: record (once), then rename.</summary>
-    private void RecoverLoggedPuts()
+    /// <summary>
+    /// Completes the logged Puts a dead writer left pending, in commit order: record (once; none when <paramref name="restartLog"/>:
+    /// the log is restarted after them), then rename.
+    /// </summary>
+    private void RecoverLoggedPuts(bool restartLog)
     {
         if (!Directory.Exists(_temporary))
         {
@@ -71,7 +89,11 @@ internal sealed partial class TreeWriter
             }
 
             var key = read.ToArray();
-            Log.Recover(sequence, _record.Clear().Add(KeyChangeKind.Put, key).Bytes, loggedIfPast: true);
+            if (!restartLog)
+            {
+                Log.Recover(sequence, _record.Clear().Add(KeyChangeKind.Put, key).Bytes, loggedIfPast: true);
+            }
+
             Publish(key, path);
         }
     }

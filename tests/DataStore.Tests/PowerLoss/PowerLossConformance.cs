@@ -24,12 +24,17 @@ public sealed class FileSystemPowerLossContract : PowerLossContract
     protected override IEnumerable<int> ChosenPoints(IReadOnlyList<LogRecord> records, Random random) => PreparedSplitPoints.Choose(records, random);
 }
 
-/// <summary>FileSystem with the change feed: puts, batches, deletes and prefix deletes, each store's log agreeing with its data.</summary>
+/// <summary>
+/// FileSystem with the change feed: puts, batches, deletes and prefix deletes, each store's log agreeing with its data;
+/// Relaxed, whose Puts and Deletes append without a sync, may restart its log instead (ADR 0020, *Relaxed*).
+/// </summary>
 public sealed class FileSystemFeedPowerLossContract : PowerLossContract
 {
     protected override StoreBackend Backend => StoreBackend.FileSystem;
 
     protected override bool ChangeFeed => true;
+
+    protected override bool LogRestarts(Durability durability) => durability == Durability.Relaxed;
 }
 
 public sealed class LiteDbPowerLossContract : PowerLossContract

@@ -46,6 +46,12 @@ public abstract class PowerLossContract : StoreContract
     /// </summary>
     protected virtual (string Reason, string Sign)? StrictDefect(Durability durability) => null;
 
+    /// <summary>
+    /// True where ADR 0020 lets the change log restart after a power loss at this durability (subscribers resynchronize):
+    /// the store's log and data are then judged by <see cref="PowerLossLogAgreement"/>'s restart rules.
+    /// </summary>
+    protected virtual bool LogRestarts(Durability durability) => false;
+
     /// <summary>More arguments for the writer child (<c>power-loss-writes</c>): a FileSystem store's lowered split limit.</summary>
     protected virtual IReadOnlyList<string> WriterArguments => [];
 
@@ -87,7 +93,7 @@ public abstract class PowerLossContract : StoreContract
             var readings = PowerLossReading.ReadAll(Backend, stores);
             for (var p = 0; p < stores.Count; p++)
             {
-                var verdict = PowerLossJudge.Judge(readings[p], acks, crashes[p].Point, crashes[p].TimeNs, durability, bound);
+                var verdict = PowerLossJudge.Judge(readings[p], acks, crashes[p].Point, crashes[p].TimeNs, durability, bound, LogRestarts(durability));
                 (acknowledged, lost, window, count) = (acknowledged + verdict.Acknowledged, lost + verdict.Lost, Math.Max(window, verdict.LossWindowSeconds), count + 1);
                 var where = $"{context}, point {p} (after log record {crashes[p].Point}, {crashes[p].Mode})";
                 (crashes[p].Mode == CrashMode.Reordered ? reordered : strict).AddRange(verdict.Failures.Select(f => $"{where}: {f}"));

@@ -14,6 +14,12 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
     /// <summary>Why the change log could not be read, or null.</summary>
     public string? EventsError { get; set; }
 
+    /// <summary>The sequence of the resynchronize event a subscriber from the first commit got (a restarted log), or null.</summary>
+    public long? Resync { get; set; }
+
+    /// <summary>With <see cref="Resync"/>: the next commit after it, once the reader put <c>feed-check</c> (kind, sequence, changes).</summary>
+    public string? AfterResync { get; set; }
+
     /// <summary>
     /// Opens and reads each store in a <c>DataStore.TestHost power-loss-read</c> child; when the child dies on a store
     /// (a crash of the reading process), that store's reading is the error and a new child reads the rest. The child
@@ -41,14 +47,15 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
     private static List<PowerLossReading> Parse(string output)
     {
         var readings = new List<PowerLossReading>();
-        string? error = null, problems = "", eventsError = null;
+        string? error = null, problems = "", eventsError = null, afterResync = null;
+        long? resync = null;
         var pairs = new Dictionary<string, string>(StringComparer.Ordinal);
         var events = new List<(string, string, string)>();
         foreach (var line in output.Split('\n'))
         {
             if (line.StartsWith("STORE ", StringComparison.Ordinal))
             {
-                (error, problems, pairs, events, eventsError) = (null, "", new Dictionary<string, string>(StringComparer.Ordinal), [], null);
+                (error, problems, pairs, events, eventsError, resync, afterResync) = (null, "", new Dictionary<string, string>(StringComparer.Ordinal), [], null, null, null);
             }
             else if (line.StartsWith("PAIR ", StringComparison.Ordinal))
             {
@@ -59,6 +66,14 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
             {
                 var parts = line.Split(' ');
                 events.Add((parts[1], parts[2], parts.Length > 3 ? parts[3] : ""));
+            }
+            else if (line.StartsWith("RESYNC ", StringComparison.Ordinal))
+            {
+                resync = long.Parse(line[7..], CultureInfo.InvariantCulture);
+            }
+            else if (line.StartsWith("AFTER-RESYNC ", StringComparison.Ordinal))
+            {
+                afterResync = line[13..];
             }
             else if (line.StartsWith("EVENTS-ERROR ", StringComparison.Ordinal))
             {
@@ -75,7 +90,7 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
             else if (line.StartsWith("END ", StringComparison.Ordinal))
             {
                 _ = int.Parse(line[4..], CultureInfo.InvariantCulture);
-                var reading = new PowerLossReading(error, pairs, problems) { EventsError = eventsError };
+                var reading = new PowerLossReading(error, pairs, problems) { EventsError = eventsError, Resync = resync, AfterResync = afterResync };
                 reading.Events.AddRange(events);
                 readings.Add(reading);
             }

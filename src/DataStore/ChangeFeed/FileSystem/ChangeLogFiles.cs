@@ -87,12 +87,7 @@ internal sealed partial class ChangeLogFiles(string store)
         var frame = ChangeLogFrame.Encode(sequence, record);
         if (tail.Segment is null || tail.Length >= SegmentBytes)
         {
-            if (!Directory.Exists(_folder))
-            {
-                Directory.CreateDirectory(_folder);
-                DirectorySync.Sync(store);
-            }
-
+            EnsureFolder();
             var segment = Path.Combine(_folder, Name(sequence));
             SyncedFile.Replace(segment, frame);
             Remember(new Tail(segment, frame.Length, sequence));
@@ -218,6 +213,16 @@ internal sealed partial class ChangeLogFiles(string store)
         finally
         {
             segment?.Dispose();
+        }
+    }
+
+    /// <summary>Creates the log's folder, durably, when it is not there yet.</summary>
+    private void EnsureFolder()
+    {
+        if (!Directory.Exists(_folder))
+        {
+            Directory.CreateDirectory(_folder);
+            DirectorySync.Sync(store);
         }
     }
 
