@@ -1,7 +1,8 @@
 /* YCSB A-F driven from C on SQLite, LMDB and RocksDB: what the engines themselves do on the workloads of
  * src/DataStore.Benchmarks/Ycsb, with the durability of DataStore's Relaxed level (docs/benchmarks/ycsb-native.md).
  * Build and run: scripts/ycsb-native.sh.   Usage: ycsb-native ENGINE DIR [-n RECORDS] [-s SECONDS] [-w SECONDS]
- * [-t THREADS,...] [-l WORKLOADS]. One line per case: engine, workload, threads, ops/s, p50/p99 (us) per kind. */
+ * [-t THREADS,...] [-l WORKLOADS]. One line per case: engine, workload, threads, ops/s, the process's CPU time per
+ * operation (us, every thread of the process: a measure that holds on a loaded machine), p50/p99 (us) per kind. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <pthread.h>
@@ -31,11 +32,12 @@ static const struct { const char *name; const engine *engine; int variant; } eng
 
 void die(const char *what, const char *detail) { fprintf(stderr, "ycsb-native: %s: %s\n", what, detail); exit(1); }
 
-static uint64_t now_ns(void) {
+static uint64_t clock_ns(clockid_t clock) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(clock, &t);
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
+static uint64_t now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
 
 /* ---- Keys, values, random numbers and the Zipfian generator (YcsbKeys.cs, ZipfianGenerator.cs) ---- */
 
@@ -183,11 +185,11 @@ static void run_case(int e, const char *dir, long records, const workload *wl, i
     pthread_create(&workers[i].thread, NULL, run_worker, &workers[i]);
   }
   usleep((useconds_t)(warmup * 1e6));
-  uint64_t start = now_ns();
+  uint64_t start = now_ns(), cpu_start = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
   atomic_store(&measuring, 1);
   usleep((useconds_t)(seconds * 1e6));
   atomic_store(&measuring, 0);
-  double elapsed = (double)(now_ns() - start) / 1e9;
+  double elapsed = (double)(now_ns() - start) / 1e9, cpu = (double)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu_start) / 1e9;
   atomic_store(&stopping, 1);
   long operations = 0;
   histogram merged[KINDS] = {0};
@@ -198,7 +200,7 @@ static void run_case(int e, const char *dir, long records, const workload *wl, i
   }
   pthread_join(ticker, NULL);
   target->close();
-  printf("%s\t%s\t%d\t%.0f", engines[e].name, wl->name, threads, (double)operations / elapsed);
+  printf("%s\t%s\t%d\t%.0f\tcpu=%.2f", engines[e].name, wl->name, threads, (double)operations / elapsed, cpu * 1e6 / (double)operations);
   for (int k = 0; k < KINDS; k++)
     if (merged[k].total) printf("\t%s=%.2f/%.2f", kind_names[k], percentile_us(&merged[k], 0.50), percentile_us(&merged[k], 0.99));
   printf("\n");
