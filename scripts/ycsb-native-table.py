@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The native YCSB runs beside the suite's, as markdown (docs/benchmarks/ycsb-native.md). Not part of CI.
 
-    scripts/ycsb-native-table.py REPORT.md NATIVE.tsv [NATIVE.tsv ...]
+    scripts/ycsb-native-table.py REPORT.md[,REPORT.md...] NATIVE.tsv [NATIVE.tsv ...]
 
 REPORT.md is BenchmarkDotNet's YcsbBenchmarks table from the same sitting (scripts/ycsb-comparison.sh copies it as
-YcsbBenchmarks-report.md); each NATIVE.tsv is one `scripts/ycsb-native.sh run` output. Native operations per second
+YcsbBenchmarks-report.md; several, comma-separated, give medians); each NATIVE.tsv is one `scripts/ycsb-native.sh run` output. Native operations per second
 are the median over the runs given; the suite's are 1 / Mean. Prints four tables: the cost of a typical operation of
 each mix from the medians (sum of share x p50, in us; ZoneTree over the engine: above 1.0 the engine is cheaper),
 operations per second with each backend over its engine, each kind of operation's p50 / p99 (native: the medians over
@@ -23,17 +23,27 @@ KINDS = {w: list(shares) for w, shares in SHARES.items()}
 UNITS = {"ns": 1e-9, "us": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
-def suite(path):
-    rows, header = {}, None
-    for line in open(path, encoding="utf-8"):
-        cells = [c.strip().strip("*").strip() for c in line.strip().strip("|").split("|")]
-        if cells[0] == "Method":
-            header = cells
-        elif header and len(cells) == len(header) and not cells[0].startswith("-"):
-            row = dict(zip(header, cells))
-            number, unit = row["Mean"].replace(",", "").split()
-            latency = {k.split()[0].lower().replace("readmodifywrite", "rmw"): v for k, v in row.items() if k.endswith("p50 / p99")}
-            rows[(row["Target"], row["Method"], int(row["Threads"]))] = (1 / (float(number) * UNITS[unit]), latency)
+def suite(paths):
+    """Each target's operations per second and p50 / p99 per kind, the medians over the reports given."""
+    runs, kinds = defaultdict(list), defaultdict(list)
+    for path in paths.split(","):
+        header = None
+        for line in open(path, encoding="utf-8"):
+            cells = [c.strip().strip("*").strip() for c in line.strip().strip("|").split("|")]
+            if cells[0] == "Method":
+                header = cells
+            elif header and len(cells) == len(header) and not cells[0].startswith("-"):
+                row = dict(zip(header, cells))
+                key = (row["Target"], row["Method"], int(row["Threads"]))
+                runs[key].append(1 / seconds(row["Mean"]))
+                for column, text in row.items():
+                    if column.endswith("p50 / p99") and text != "-":
+                        kind = column.split()[0].lower().replace("readmodifywrite", "rmw")
+                        kinds[key + (kind,)].append([seconds(x) * 1e6 for x in text.split(" / ")])
+    rows = {key: (statistics.median(values), {}) for key, values in runs.items()}
+    for (target, method, threads, kind), values in kinds.items():
+        rows[(target, method, threads)][1][kind] = (f"{fmt_us(statistics.median(v[0] for v in values))} / "
+                                                    f"{fmt_us(statistics.median(v[1] for v in values))}")
     return rows
 
 
@@ -63,8 +73,8 @@ def p50_p99(latency, case, kind):
 
 
 def seconds(text):
-    number, unit = text.split()
-    return float(number.replace(",", "")) * UNITS[unit]
+    number, unit = text.replace(",", "").split()
+    return float(number) * UNITS[unit]
 
 
 def p50_mix(shares, p50_of):
