@@ -108,9 +108,10 @@ def main():
     medians, runs, latency, cpu = native(sys.argv[2:])
     backends = [b for b, n in PAIRS if n and any(k[0] == b for k in bdn)]
     cases = sorted({(w, t) for (_, w, t) in bdn}, key=lambda c: (c[1], c[0]))
-    print("| workload | " + " | ".join(f"{b} | {dict(PAIRS)[b]} (C)" for b in backends) + " | ZoneTree | "
-          + " | ".join(f"{dict(PAIRS)[b]} (C) / ZoneTree" for b in backends) + " |")
-    print("|---|" + "---:|" * (3 * len(backends) + 1))
+    ours = [b for b in backends if not b.endswith("Peer")]
+    print("| workload | " + " | ".join(f"{b} | {dict(PAIRS)[b]} (C)" + (f" | {b} / C" if b in ours else "") for b in backends)
+          + " | ZoneTree | " + " | ".join(f"ZoneTree / {dict(PAIRS)[b]} (C)" for b in backends) + " |")
+    print("|---|" + "---:|" * (3 * len(backends) + len(ours) + 1))
     for w, t in cases:
         def suite_mix(target):
             return p50_mix(SHARES[w], lambda k: seconds(bdn[(target, w, t)][1][k].split(" / ")[0]) * 1e6)
@@ -120,6 +121,7 @@ def main():
         cells = []
         for b in backends:
             cells += [fmt_mix(suite_mix(b)), fmt_mix(native_mix(dict(PAIRS)[b]))]
+            cells += [ratio(suite_mix(b), native_mix(dict(PAIRS)[b]))] if b in ours else []
         zone = suite_mix("ZoneTree")
         cells.append(fmt_mix(zone))
         cells += [ratio(zone, native_mix(dict(PAIRS)[b])) for b in backends]
