@@ -46,6 +46,9 @@ public static class BenchmarkCommandLine
     /// <summary>The keys the core, scan and baseline suites preload; fewer than <see cref="DefaultKeys"/> only for a dry pass (per-key times assume the default).</summary>
     public static int Keys => Positive(KeysVariable) ?? DefaultKeys;
 
+    /// <summary>True when fewer keys than <see cref="DefaultKeys"/> are preloaded, as in CI's dry pass: suites with many cases then keep fewer.</summary>
+    public static bool DryPass => Keys < DefaultKeys;
+
     /// <summary>True when <paramref name="name"/> (a backend's name) is selected.</summary>
     public static bool Selects(string name) => Backends is not { } list || list.Contains(name, StringComparer.OrdinalIgnoreCase);
 
