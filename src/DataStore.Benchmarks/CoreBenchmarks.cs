@@ -14,7 +14,7 @@ public class CoreBenchmarks : PreloadedStoreBenchmarks
 {
     private const int ReadsPerInvoke = 1_000;
     private const int PutsPerInvoke = 100;
-    private const int DeletesPerInvoke = 1_000;
+    private const int DeletesPerInvoke = 250;
     private const int Mask = (1 << 16) - 1;
 
     private readonly byte[] _buffer = new byte[256];
@@ -99,7 +99,7 @@ public class CoreBenchmarks : PreloadedStoreBenchmarks
         Store.Write(_batch);
     }
 
-    /// <summary>Single-key deletes of 1,000 existing keys (the next ones of a random order of all keys); time is per delete.</summary>
+    /// <summary>Single-key deletes of 250 existing keys (the next ones of a random order of all keys); time is per delete.</summary>
     [Benchmark(OperationsPerInvoke = DeletesPerInvoke)]
     public void Delete()
     {

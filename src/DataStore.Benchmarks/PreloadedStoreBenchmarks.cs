@@ -4,7 +4,7 @@ namespace DataStore.Benchmarks;
 
 /// <summary>
 /// What the suites over a preloaded store share: one store per backend parameter, loaded with the core keys
-/// (<see cref="BenchmarkData.OpenPreloaded"/>), and removed after the run.
+/// (<see cref="BenchmarkData.OpenPreloaded"/>; none for a suite that loads its own data), and removed after the run.
 /// </summary>
 public abstract class PreloadedStoreBenchmarks
 {
