@@ -15,6 +15,7 @@ public class LargeValueBenchmarks : PreloadedStoreBenchmarks
 {
     private const int Small = 64 << 10;
     private const int TotalBytes = 128 << 20;
+    private const int Mask = (1 << 12) - 1;
 
     private byte[] _pool = [];
     private byte[] _buffer = [];
@@ -40,8 +41,8 @@ public class LargeValueBenchmarks : PreloadedStoreBenchmarks
         OpenStore(_pool, keys: 0);
         var random = new Random(5);
         _keys = Enumerable.Range(0, Count).Select(i => BenchmarkData.Key(i)).ToArray();
-        _order = Enumerable.Range(0, 1 << 12).Select(_ => random.Next(Count)).ToArray();
-        _offsets = Enumerable.Range(0, 1 << 12).Select(_ => random.Next(_pool.Length - ValueSize)).ToArray();
+        _order = Enumerable.Range(0, Mask + 1).Select(_ => random.Next(Count)).ToArray();
+        _offsets = Enumerable.Range(0, Mask + 1).Select(_ => random.Next(_pool.Length - ValueSize)).ToArray();
         for (var i = 0; i < Count; i++)
         {
             Store.Put(_keys[i], Value(i));
@@ -51,12 +52,12 @@ public class LargeValueBenchmarks : PreloadedStoreBenchmarks
     [Benchmark]
     public void Put()
     {
-        var n = _next++ & ((1 << 12) - 1);
+        var n = _next++ & Mask;
         Store.Put(_keys[_order[n]], Value(n + 1));
     }
 
     [Benchmark]
-    public int Get() => Store.Get(_keys[_order[_next++ & ((1 << 12) - 1)]], _buffer);
+    public int Get() => Store.Get(_keys[_order[_next++ & Mask]], _buffer);
 
-    private ReadOnlySpan<byte> Value(int n) => _pool.AsSpan(_offsets[n & ((1 << 12) - 1)], ValueSize);
+    private ReadOnlySpan<byte> Value(int n) => _pool.AsSpan(_offsets[n & Mask], ValueSize);
 }
