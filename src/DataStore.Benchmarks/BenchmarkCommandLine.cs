@@ -38,10 +38,16 @@ public static class BenchmarkCommandLine
         Environment.GetEnvironmentVariable(BackendsVariable) is { Length: > 0 } list ? list.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries) : null;
 
     /// <summary>The YCSB record count.</summary>
-    public static int Records => Positive(RecordsVariable) ?? DefaultRecords;
+    public static int Records => RecordsOr(DefaultRecords);
+
+    /// <summary>The record count given on the command line, or <paramref name="fallback"/> when none was.</summary>
+    public static int RecordsOr(int fallback) => Positive(RecordsVariable) ?? fallback;
 
     /// <summary>The keys the core, scan and baseline suites preload; fewer than <see cref="DefaultKeys"/> only for a dry pass (per-key times assume the default).</summary>
     public static int Keys => Positive(KeysVariable) ?? DefaultKeys;
+
+    /// <summary>True when fewer keys than <see cref="DefaultKeys"/> are preloaded, as in CI's dry pass: suites with many cases then keep fewer.</summary>
+    public static bool DryPass => Keys < DefaultKeys;
 
     /// <summary>True when <paramref name="name"/> (a backend's name) is selected.</summary>
     public static bool Selects(string name) => Backends is not { } list || list.Contains(name, StringComparer.OrdinalIgnoreCase);

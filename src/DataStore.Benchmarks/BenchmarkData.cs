@@ -10,18 +10,26 @@ public static class BenchmarkData
 {
     public const int ValueSize = 128;
 
+    public const int KeySize = 9;
+
     public static byte[] Key(long id)
     {
-        var key = new byte[9];
-        key[0] = 0x01;
-        BinaryPrimitives.WriteInt64BigEndian(key.AsSpan(1), id);
+        var key = new byte[KeySize];
+        WriteKey(key, id);
         return key;
     }
 
-    /// <summary>A 4 MiB pool of random bytes; values are 128-byte slices of it at random offsets.</summary>
-    public static byte[] ValuePool(int seed)
+    /// <summary>Writes the key of <paramref name="id"/> into the first <see cref="KeySize"/> bytes of <paramref name="destination"/>, for loops that reuse one buffer.</summary>
+    public static void WriteKey(Span<byte> destination, long id)
     {
-        var pool = new byte[4 << 20];
+        destination[0] = 0x01;
+        BinaryPrimitives.WriteInt64BigEndian(destination[1..KeySize], id);
+    }
+
+    /// <summary>A pool of random bytes (4 MiB unless <paramref name="size"/> says more); values are slices of it at random offsets.</summary>
+    public static byte[] ValuePool(int seed, int size = 4 << 20)
+    {
+        var pool = new byte[size];
         new Random(seed).NextBytes(pool);
         return pool;
     }

@@ -4,7 +4,7 @@ namespace DataStore.Benchmarks;
 
 /// <summary>
 /// What the suites over a preloaded store share: one store per backend parameter, loaded with the core keys
-/// (<see cref="BenchmarkData.OpenPreloaded"/>), and removed after the run.
+/// (<see cref="BenchmarkData.OpenPreloaded"/>; none for a suite that loads its own data), and removed after the run.
 /// </summary>
 public abstract class PreloadedStoreBenchmarks
 {
@@ -32,9 +32,12 @@ public abstract class PreloadedStoreBenchmarks
     }
 
     /// <summary>Opens a new store of <see cref="Backend"/> preloaded with <see cref="Preloaded"/> keys whose values come from <paramref name="pool"/>.</summary>
-    protected void OpenStore(byte[] pool)
+    protected void OpenStore(byte[] pool) => OpenStore(pool, Preloaded);
+
+    /// <summary>Opens a new store of <see cref="Backend"/> preloaded with <paramref name="keys"/> core keys (none for a suite that loads its own data).</summary>
+    protected void OpenStore(byte[] pool, int keys)
     {
         _directory = BenchmarkData.NewDirectory();
-        Store = BenchmarkData.OpenPreloaded(Backend.Backend, _directory, Preloaded, pool);
+        Store = BenchmarkData.OpenPreloaded(Backend.Backend, _directory, keys, pool);
     }
 }

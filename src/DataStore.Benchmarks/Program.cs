@@ -1,7 +1,10 @@
 // dotnet run -c Release --project src/DataStore.Benchmarks -- --filter '*' [--backends Sqlite,Lmdb] [--records 100000]
 // Runs from any directory; results go to ./BenchmarkDotNet.Artifacts of the directory it was started from.
+// dotnet run -c Release --project src/DataStore.Benchmarks -- workload [--backends Sqlite,Lmdb] [--records 1000000]: the
+// 1,000,000-record workload, each backend in a child process, printed as a markdown table.
 using BenchmarkDotNet.Running;
 using DataStore.Benchmarks;
+using DataStore.Benchmarks.Workload;
 using DataStore.Benchmarks.Ycsb;
 
 string[] benchmarkArgs;
@@ -13,6 +16,11 @@ catch (ArgumentException e)
 {
     Console.Error.WriteLine(e.Message);
     return 2;
+}
+
+if (benchmarkArgs is ["workload", .. var workloadArgs])
+{
+    return MillionRecordWorkload.Run(workloadArgs);
 }
 
 benchmarkArgs = ProjectDirectory.Enter(benchmarkArgs);
