@@ -64,7 +64,7 @@ public static class PowerLossLogAgreement
         var seen = acks.Where(a => a.Index < point && a.Sequence > 0).MaxBy(a => a.Sequence);
         if (reading.Next <= seen?.Sequence)
         {
-            failures.Add($"sequence {reading.Next} {GivenAgain} after the power loss: commit {reading.Next} ({Changes(made[reading.Next.Value])}) was " +
+            failures.Add($"sequence {reading.Next} {GivenAgain} after the power loss: commit {reading.Next} ({(made.TryGetValue(reading.Next.Value, out var ack) ? Changes(ack) : "not marked")}) was " +
                 $"acknowledged before it (up to {seen.Sequence}), so a subscriber may have seen it");
         }
 
