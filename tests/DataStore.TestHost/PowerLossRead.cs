@@ -6,9 +6,10 @@ namespace DataStore.TestHost;
 /// The power-loss test's reader, <c>power-loss-read - backend - dir...</c>: opens each replayed store in turn (in this
 /// process, so that a store that crashes its reader costs this process, not the test's) and prints
 /// <c>STORE i</c>, then <c>ERROR type message</c> or every pair (<c>PAIR keyhex valuehex</c>) and
-/// <c>VERIFY problems</c> (empty when healthy), for a store with the change feed every logged change from the first
-/// (<c>EVENT kind keyhex endhex</c>, <c>RESYNC sequence</c> and <c>AFTER-RESYNC ...</c> where the log was restarted, or
-/// <c>EVENTS-ERROR type message</c>), then <c>END i</c>.
+/// <c>VERIFY problems</c> (empty when healthy), for a store with the change feed its latest sequence (<c>FEED n</c>), every
+/// logged change from the first (<c>EVENT sequence kind keyhex endhex</c>, <c>RESYNC sequence</c> and <c>AFTER-RESYNC ...</c>
+/// where the log was restarted, or <c>EVENTS-ERROR type message</c>) and the
+/// sequence a new commit gets (<c>NEXT n</c>: one Put of <c>probe/</c>, made after everything else was read), then <c>END i</c>.
 /// </summary>
 internal static class PowerLossRead
 {
@@ -30,6 +31,8 @@ internal static class PowerLossRead
                 if (store is DataStore.ChangeFeed.IChangeFeedStore { ChangeFeedOn: true })
                 {
                     PrintEvents(store);
+                    store.Put("probe/"u8, "p"u8);
+                    Console.WriteLine($"NEXT {store.ChangeSequence()}");
                 }
             }
 #pragma warning disable CA1031 // every failure is the answer for this store, printed for the test to judge
@@ -50,6 +53,7 @@ internal static class PowerLossRead
         try
         {
             var latest = store.ChangeSequence();
+            Console.WriteLine($"FEED {latest}");
             using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
             var events = latest == 0 ? AsyncEnumerable.Empty<StoreChange>() : store.Watch([], 0, timeout.Token);
             foreach (var change in events.ToBlockingEnumerable(timeout.Token))
@@ -61,7 +65,7 @@ internal static class PowerLossRead
 
                 foreach (var key in change.Changes)
                 {
-                    Console.WriteLine($"EVENT {key.Kind} {Convert.ToHexString(key.Key)} {Convert.ToHexString(key.End)}");
+                    Console.WriteLine($"EVENT {change.Sequence} {key.Kind} {Convert.ToHexString(key.Key)} {Convert.ToHexString(key.End)}");
                 }
 
                 if (change.Sequence >= latest)

@@ -12,7 +12,8 @@ namespace DataStore.TestHost;
 /// and overwrites of eight hot keys (<c>hot/j</c> = i), in a seeded order; with <c>feed</c> after the arguments it creates
 /// the store with the change feed on and also deletes the last single put's key (<c>D j</c>) and the last batch's keys with
 /// one DeletePrefix (<c>X j</c>). After each call returns it appends one line to the marks file (<c>P i</c>, <c>B i</c>,
-/// <c>H j i</c>, <c>D j</c>, <c>X j</c>) with one unbuffered write, which the power-loss shim records in order with the
+/// <c>H j i</c>, <c>D j</c>, <c>X j</c>; with the feed followed by the commit's sequence, which any subscriber may have
+/// seen from then on) with one unbuffered write, which the power-loss shim records in order with the
 /// store's own file operations. A FileSystem store given a <c>split-limit</c> (a number after the arguments, as the
 /// tests' lowered directory limit) splits its leaves after a few keys, its splits prepared beside the writes (ADR 0008),
 /// so the log crosses preparations and publishes; it then makes at least three limits' worth of writes.
@@ -50,7 +51,7 @@ internal static class PowerLossWrites
                 {
                     case 0:
                         store.Put(Commands.Key("put", i), Commands.Number(i));
-                        Mark(marks, $"P {i}");
+                        Mark(marks, $"P {i}", store, feed);
                         lastPut = i;
                         break;
                     case 1:
@@ -58,23 +59,23 @@ internal static class PowerLossWrites
                         store.Write(batch
                             .Put([.. Commands.Key("batch", i), (byte)'a'], Commands.Number(i))
                             .Put([.. Commands.Key("batch", i), (byte)'b'], Commands.Number(i)));
-                        Mark(marks, $"B {i}");
+                        Mark(marks, $"B {i}", store, feed);
                         lastBatch = i;
                         break;
                     case 3 when lastPut > 0:
                         store.Delete(Commands.Key("put", lastPut));
-                        Mark(marks, $"D {lastPut}");
+                        Mark(marks, $"D {lastPut}", store, feed);
                         lastPut = 0;
                         break;
                     case 4 when lastBatch > 0:
                         store.DeletePrefix(Commands.Key("batch", lastBatch));
-                        Mark(marks, $"X {lastBatch}");
+                        Mark(marks, $"X {lastBatch}", store, feed);
                         lastBatch = 0;
                         break;
                     default:
                         var hot = random.Next(HotKeys);
                         store.Put(Commands.Key("hot", hot), Commands.Number(i));
-                        Mark(marks, $"H {hot} {i}");
+                        Mark(marks, $"H {hot} {i}", store, feed);
                         break;
                 }
             }
@@ -103,6 +104,10 @@ internal static class PowerLossWrites
             PreparedSplitLimits.ForceForTests = false;
         }
     }
+
+    /// <summary>Marks an acknowledged commit; with the feed, its sequence (the writer is the store's only one, so the latest).</summary>
+    private static void Mark(FileStream marks, string line, IKeyValueStore store, bool feed) =>
+        Mark(marks, feed ? $"{line} {store.ChangeSequence()}" : line);
 
     private static void Mark(FileStream marks, string line) => marks.Write(Encoding.ASCII.GetBytes(line + "\n"));
 }

@@ -48,7 +48,7 @@ internal static class RocksDbOpener
                     continue;
                 }
 
-                if (RocksDbErrors.IsCorruption(text) && RocksDbWalHole.TryOpen(directory, options.Handle, name) is var recovered && recovered != IntPtr.Zero)
+                if (RocksDbErrors.IsCorruption(text) && RocksDbWalHole.TryOpen(directory, options, name, families, out handles) is var recovered && recovered != IntPtr.Zero)
                 {
                     RecordOwner(directory);
                     return recovered;
@@ -84,7 +84,8 @@ internal static class RocksDbOpener
         }
     }
 
-    private static IntPtr OpenOnce(RocksDbOptions options, IntPtr name, string[] families, out IntPtr[] handles, out IntPtr error)
+    /// <summary>One attempt to open the database with its column families (<see cref="Open(string, RocksDbOptions, TimeSpan, string[], out IntPtr[])"/>).</summary>
+    public static IntPtr OpenOnce(RocksDbOptions options, IntPtr name, string[] families, out IntPtr[] handles, out IntPtr error)
     {
         if (families.Length == 0)
         {

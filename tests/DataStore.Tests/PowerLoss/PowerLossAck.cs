@@ -6,9 +6,10 @@ namespace DataStore.Tests.PowerLoss;
 /// <summary>
 /// One write the workload acknowledged (a line of its marks file, recorded by the shim in order with the store's file
 /// operations): <c>P i</c> (put/i = i), <c>B i</c> (batch/i/a and batch/i/b = i), <c>H j i</c> (hot/j = i), and with the
-/// change feed <c>D i</c> (put/i deleted) or <c>X i</c> (batch/i's keys deleted with one DeletePrefix).
+/// change feed <c>D i</c> (put/i deleted) or <c>X i</c> (batch/i's keys deleted with one DeletePrefix), each line then
+/// ending in the commit's change-feed sequence (0 without the feed).
 /// </summary>
-public sealed record PowerLossAck(int Index, long TimeNs, char Kind, int Number, int Hot)
+public sealed record PowerLossAck(int Index, long TimeNs, char Kind, int Number, int Hot, long Sequence = 0)
 {
     public static List<PowerLossAck> From(IEnumerable<LogRecord> records)
     {
@@ -20,17 +21,19 @@ public sealed record PowerLossAck(int Index, long TimeNs, char Kind, int Number,
                 var parts = line.Split(' ');
                 if (parts[0] is "P" or "B" or "D" or "X")
                 {
-                    acks.Add(new PowerLossAck(record.Index, record.TimeNs, parts[0][0], Parse(parts[1]), -1));
+                    acks.Add(new PowerLossAck(record.Index, record.TimeNs, parts[0][0], Parse(parts[1]), -1, SequenceAt(parts, 2)));
                 }
                 else if (parts[0] == "H")
                 {
-                    acks.Add(new PowerLossAck(record.Index, record.TimeNs, 'H', Parse(parts[2]), Parse(parts[1])));
+                    acks.Add(new PowerLossAck(record.Index, record.TimeNs, 'H', Parse(parts[2]), Parse(parts[1]), SequenceAt(parts, 3)));
                 }
             }
         }
 
         return acks;
     }
+
+    private static long SequenceAt(string[] parts, int at) => parts.Length > at ? long.Parse(parts[at], NumberStyles.None, CultureInfo.InvariantCulture) : 0;
 
     private static int Parse(string text) => int.Parse(text, NumberStyles.None, CultureInfo.InvariantCulture);
 }

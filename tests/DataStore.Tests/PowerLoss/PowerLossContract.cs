@@ -41,10 +41,19 @@ public abstract class PowerLossContract : StoreContract
     protected virtual bool ChangeFeed => false;
 
     /// <summary>
-    /// A known, written-down defect this backend shows at synced-only or in-order points at this durability: when every
-    /// such failure contains <c>Sign</c>, the test is skipped with <c>Reason</c> and the failures, never passed.
+    /// A known, written-down defect this backend shows at this durability: when every failure, at any point, contains
+    /// <c>Sign</c>, the test is skipped with <c>Reason</c> and the failures, never passed.
     /// </summary>
-    protected virtual (string Reason, string Sign)? StrictDefect(Durability durability) => null;
+    protected virtual (string Reason, string Sign)? KnownDefect(Durability durability) => null;
+
+    /// <summary>
+    /// The known defect of a change feed whose Relaxed commits are visible before they are synced (ADR 0020, "What is
+    /// guaranteed"): a power loss takes them back and the next commits get their numbers again.
+    /// </summary>
+    protected static (string Reason, string Sign)? RelaxedNumbersGivenAgain(Durability durability) => durability == Durability.Relaxed
+        ? ("Known defect (ADR 0020): after a power loss a Relaxed store gives the numbers of its lost commits, which subscribers may have seen, to new commits.",
+            PowerLossLogAgreement.GivenAgain)
+        : null;
 
     /// <summary>
     /// True where ADR 0020 lets the change log restart after a power loss at this durability (subscribers resynchronize):
@@ -103,13 +112,19 @@ public abstract class PowerLossContract : StoreContract
         var summary = $"| {Backend}{(ChangeFeed ? " with the change feed" : "")} | {durability} | {rounds} | {count} | {acknowledged} | {lost} | {window:F2} s | {strict.Count} | {reordered.Count} | {seed} |";
         TestContext.Current.TestOutputHelper?.WriteLine("| backend | durability | rounds | points | acknowledged before the points | lost | widest loss | failures (synced only, in order) | failures (reordered) | seed |");
         TestContext.Current.TestOutputHelper?.WriteLine(summary);
-        Assert.SkipWhen(strict.Count > 0 && StrictDefect(durability) is { } known && strict.TrueForAll(f => f.Contains(known.Sign, StringComparison.Ordinal)),
-            $"{StrictDefect(durability)?.Reason} Seen now: {summary}\n{string.Join('\n', strict.Take(10))}");
-        Assert.True(strict.Count == 0, $"{summary}\n{string.Join('\n', strict.Take(20))}");
-        Assert.SkipWhen(reordered.Count > 0 && ReorderedDefect(durability) is not null,
-            $"{ReorderedDefect(durability)} Seen now: {summary}\n{string.Join('\n', reordered.Take(10))}");
-        Assert.True(reordered.Count == 0, $"{summary}\n{string.Join('\n', reordered.Take(20))}");
+        var sign = KnownDefect(durability)?.Sign;
+        var (strictUnknown, reorderedUnknown) = (Unknown(strict, sign), Unknown(reordered, sign));
+        Assert.True(strictUnknown.Count == 0, $"{summary}\n{string.Join('\n', strictUnknown.Take(20))}");
+        Assert.SkipWhen(reorderedUnknown.Count > 0 && ReorderedDefect(durability) is not null,
+            $"{ReorderedDefect(durability)} Seen now: {summary}\n{string.Join('\n', reorderedUnknown.Take(10))}");
+        Assert.True(reorderedUnknown.Count == 0, $"{summary}\n{string.Join('\n', reorderedUnknown.Take(20))}");
+        Assert.SkipWhen(strict.Count + reordered.Count > 0,
+            $"{KnownDefect(durability)?.Reason} Seen now: {summary}\n{string.Join('\n', strict.Concat(reordered).Take(10))}");
     }
+
+    /// <summary>The failures that are not the known defect's (all of them when <paramref name="sign"/> is null).</summary>
+    private static List<string> Unknown(List<string> failures, string? sign) =>
+        failures.Where(f => sign is null || !f.Contains(sign, StringComparison.Ordinal)).ToList();
 
     /// <summary>Runs the writer under the shim, checks the log replays to the real directory, and writes out a crash state at each chosen point.</summary>
     private (List<PowerLossAck> Acks, List<string> Stores, List<(int Point, long TimeNs, CrashMode Mode)> Crashes) ReplayRound(

@@ -88,7 +88,7 @@ public static class PowerLossJudge
             failures.Add($"... {required.Count - 5} more acknowledged writes lost");
         }
 
-        failures.AddRange(PowerLossLogAgreement.Check(reading, logRestartAllowed));
+        failures.AddRange(PowerLossLogAgreement.Check(reading, allAcks, point, logRestartAllowed));
         var window = lost.Count == 0 ? 0 : (crashNs - lost.Min(a => a.TimeNs)) / 1e9;
         return new PowerLossVerdict(failures, before.Count, lost.Count, window);
     }
@@ -104,10 +104,15 @@ public static class PowerLossJudge
         return (Encoding.ASCII.GetString(key, 0, slash), BinaryPrimitives.ReadInt32BigEndian(key.AsSpan(slash + 1, 4)), Encoding.ASCII.GetString(key, slash + 5, key.Length - slash - 5));
     }
 
-    private static string Hex(string tag, int number, string suffix)
+    /// <summary>The hex of the key <c>tag/number suffix</c>, as the reader prints keys.</summary>
+    public static string Hex(string tag, int number, string suffix) =>
+        Convert.ToHexString(Encoding.ASCII.GetBytes(tag + "/")) + Hex(number) + Convert.ToHexString(Encoding.ASCII.GetBytes(suffix));
+
+    /// <summary>The hex of a value the writer wrote (the number, 4 bytes big-endian).</summary>
+    public static string Hex(int number)
     {
         var bytes = new byte[4];
         BinaryPrimitives.WriteInt32BigEndian(bytes, number);
-        return Convert.ToHexString([.. Encoding.ASCII.GetBytes(tag + "/"), .. bytes, .. Encoding.ASCII.GetBytes(suffix)]);
+        return Convert.ToHexString(bytes);
     }
 }

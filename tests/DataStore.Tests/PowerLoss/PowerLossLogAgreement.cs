@@ -1,47 +1,85 @@
 namespace DataStore.Tests.PowerLoss;
 
 /// <summary>
-/// With the change feed on, the log and the data of a replayed store must agree (ADR 0020): replaying every logged change
-/// from the first gives exactly the store's keys, so every record's change is in the data and no key is there without
-/// the record of the commit that wrote it (an acknowledged write the data kept has its record). Only where
+/// With the change feed on, the log and the data of a replayed store must agree (ADR 0020), judged against the commits the
+/// writer made (each acknowledgement names its commit's sequence): the log numbers its commits 1, 2, ... with no hole up to
+/// its latest; each record is the change the writer committed under that number (so no record of a change that was never
+/// made, and commit order); replaying the records from the first gives exactly the store's pairs, values included (every
+/// change the data kept has its record, and no record without its change); and the next commit, made by the reader, gets a
+/// number above every one acknowledged before the power loss, which a subscriber may already have seen. Only where
 /// <c>restartAllowed</c> (a FileSystem store a Relaxed writer logged into without syncs, ADR 0020 *Relaxed*) may the log
 /// have been restarted instead: then a subscriber from the first commit gets one resynchronize event and nothing before
 /// it, numbered past every sequence the old log could have given, and the next commit after it is delivered.
 /// </summary>
 public static class PowerLossLogAgreement
 {
-    public static List<string> Check(PowerLossReading reading, bool restartAllowed)
+    /// <summary>Part of the message when a sequence a subscriber may have seen is given to a different commit.</summary>
+    public const string GivenAgain = "given again to a new commit";
+
+    public static List<string> Check(PowerLossReading reading, IReadOnlyList<PowerLossAck> acks, int point, bool restartAllowed)
     {
+        if (reading.FeedLatest is not { } latest)
+        {
+            return []; // no change feed: the data is judged on its own
+        }
+
         if (reading.EventsError is { } error)
         {
             return [$"the change log could not be read: {error}"];
         }
 
-        if (reading.Resync is { } resync)
+        var failures = reading.Resync is { } resync ? RestartProblems(reading, resync, restartAllowed) : LogProblems(reading, acks, latest);
+        var seen = acks.Where(a => a.Index < point && a.Sequence > 0).MaxBy(a => a.Sequence);
+        if (reading.Next <= seen?.Sequence)
         {
-            return RestartProblems(reading, resync, restartAllowed);
+            var made = acks.Where(a => a.Sequence > 0).ToDictionary(a => a.Sequence);
+            failures.Add($"sequence {reading.Next} {GivenAgain} after the power loss: commit {reading.Next} ({(made.TryGetValue(reading.Next.Value, out var ack) ? Changes(ack) : "not marked")}) was " +
+                $"acknowledged before it (up to {seen.Sequence}), so a subscriber may have seen it");
         }
 
-        if (reading.Events.Count == 0)
-        {
-            return []; // no change feed, or nothing logged: the data is judged on its own
-        }
+        return failures;
+    }
 
-        var model = new SortedSet<string>(StringComparer.Ordinal);
-        foreach (var (kind, key, end) in reading.Events)
+    /// <summary>The log read from its first record: numbered without a hole, each record the writer's commit, replaying to the store's pairs.</summary>
+    private static List<string> LogProblems(PowerLossReading reading, IReadOnlyList<PowerLossAck> acks, long latest)
+    {
+        var failures = new List<string>();
+        var made = acks.Where(a => a.Sequence > 0).ToDictionary(a => a.Sequence);
+        var commits = reading.Events.GroupBy(e => e.Sequence).ToList();
+        var model = new SortedDictionary<string, string?>(StringComparer.Ordinal);
+        var expected = 1L;
+        foreach (var commit in commits)
         {
-            _ = kind switch
+            if (commit.Key != expected)
             {
-                nameof(KeyChangeKind.Put) => model.Add(key),
-                nameof(KeyChangeKind.Delete) => model.Remove(key),
-                _ => model.RemoveWhere(k => string.CompareOrdinal(k, key) >= 0 && (end.Length == 0 || string.CompareOrdinal(k, end) < 0)) >= 0,
-            };
+                failures.Add($"the log goes from commit {expected - 1} to commit {commit.Key}");
+            }
+
+            expected = commit.Key + 1;
+            var ack = made.GetValueOrDefault(commit.Key);
+            var logged = string.Join(", ", commit.Select(e => $"{e.Kind} {e.Key}"));
+            if (ack is null || logged != Changes(ack))
+            {
+                failures.Add($"the log's commit {commit.Key} is {logged}, which the writer never committed as {commit.Key} ({(ack is null ? "none" : Changes(ack))})");
+            }
+
+            foreach (var (_, kind, key, end) in commit)
+            {
+                Apply(model, kind, key, end, ack is null ? null : PowerLossJudge.Hex(ack.Number));
+            }
         }
 
-        var stored = new SortedSet<string>(reading.Pairs.Keys, StringComparer.Ordinal);
-        var withoutData = model.Except(stored).Take(5).Select(k => $"the log says {k} is there and the store does not hold it");
-        var withoutRecord = stored.Except(model).Take(5).Select(k => $"the store holds {k} and the log has no commit that left it there");
-        return [.. withoutData, .. withoutRecord];
+        if (latest != expected - 1)
+        {
+            failures.Add($"the log's latest sequence is {latest} and its last record {expected - 1}");
+        }
+
+        failures.AddRange(model.Where(m => !reading.Pairs.ContainsKey(m.Key)).Take(5).Select(m => $"the log says {m.Key} is there and the store does not hold it"));
+        failures.AddRange(reading.Pairs.Where(p => !model.ContainsKey(p.Key)).Take(5).Select(p => $"the store holds {p.Key} and the log has no commit that left it there"));
+        failures.AddRange(reading.Pairs.Where(p => model.TryGetValue(p.Key, out var v) && v is not null && v != p.Value).Take(5)
+            .Select(p => $"the store holds {p.Key} = {p.Value} and the log's last commit of that key wrote {model[p.Key]}"));
+
+        return failures;
     }
 
     private static List<string> RestartProblems(PowerLossReading reading, long resync, bool restartAllowed)
@@ -69,5 +107,30 @@ public static class PowerLossLogAgreement
         }
 
         return problems;
+    }
+
+    /// <summary>The changes the writer's acknowledged commit made, as the reader prints them (kind and key hex).</summary>
+    private static string Changes(PowerLossAck ack) => ack.Kind switch
+    {
+        'P' => $"Put {PowerLossJudge.Hex("put", ack.Number, "")}",
+        'B' => $"Put {PowerLossJudge.Hex("batch", ack.Number, "a")}, Put {PowerLossJudge.Hex("batch", ack.Number, "b")}",
+        'D' => $"Delete {PowerLossJudge.Hex("put", ack.Number, "")}",
+        'X' => $"DeleteRange {PowerLossJudge.Hex("batch", ack.Number, "")}",
+        _ => $"Put {PowerLossJudge.Hex("hot", ack.Hot, "")}",
+    };
+
+    /// <summary>Applies one logged change to the model of the store's pairs; a put's value is unknown (null) for a commit the writer never made.</summary>
+    private static void Apply(SortedDictionary<string, string?> model, string kind, string key, string end, string? value)
+    {
+        if (kind == nameof(KeyChangeKind.Put))
+        {
+            model[key] = value;
+            return;
+        }
+
+        var removed = kind == nameof(KeyChangeKind.Delete)
+            ? [key]
+            : model.Keys.Where(k => string.CompareOrdinal(k, key) >= 0 && (end.Length == 0 || string.CompareOrdinal(k, end) < 0)).ToList();
+        removed.ForEach(k => model.Remove(k));
     }
 }

@@ -4,12 +4,19 @@ namespace DataStore.Tests.PowerLoss;
 
 /// <summary>
 /// What the reader process found in one replayed store: an error, or its pairs (hex) and verify's problems, and with the
-/// change feed every logged change in order (kind, key hex, end hex) or why they could not be read.
+/// change feed its latest sequence, every logged change in order (sequence, kind, key hex, end hex) or why they could not
+/// be read, and the sequence the reader's own commit got afterwards.
 /// </summary>
 public sealed record PowerLossReading(string? Error, Dictionary<string, string> Pairs, string Problems)
 {
     /// <summary>The logged changes in commit order (empty without the change feed).</summary>
-    public List<(string Kind, string Key, string End)> Events { get; } = [];
+    public List<(long Sequence, string Kind, string Key, string End)> Events { get; } = [];
+
+    /// <summary>The store's latest sequence as the reader found it; null without the change feed.</summary>
+    public long? FeedLatest { get; set; }
+
+    /// <summary>The sequence of the reader's own commit, made after it read the store; null without the change feed.</summary>
+    public long? Next { get; set; }
 
     /// <summary>Why the change log could not be read, or null.</summary>
     public string? EventsError { get; set; }
@@ -50,12 +57,13 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
         string? error = null, problems = "", eventsError = null, afterResync = null;
         long? resync = null;
         var pairs = new Dictionary<string, string>(StringComparer.Ordinal);
-        var events = new List<(string, string, string)>();
+        var events = new List<(long, string, string, string)>();
+        long? feed = null, next = null;
         foreach (var line in output.Split('\n'))
         {
             if (line.StartsWith("STORE ", StringComparison.Ordinal))
             {
-                (error, problems, pairs, events, eventsError, resync, afterResync) = (null, "", new Dictionary<string, string>(StringComparer.Ordinal), [], null, null, null);
+                (error, problems, pairs, events, eventsError, feed, next, resync, afterResync) = (null, "", new Dictionary<string, string>(StringComparer.Ordinal), [], null, null, null, null, null);
             }
             else if (line.StartsWith("PAIR ", StringComparison.Ordinal))
             {
@@ -65,7 +73,15 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
             else if (line.StartsWith("EVENT ", StringComparison.Ordinal))
             {
                 var parts = line.Split(' ');
-                events.Add((parts[1], parts[2], parts.Length > 3 ? parts[3] : ""));
+                events.Add((Number(parts[1]), parts[2], parts[3], parts.Length > 4 ? parts[4] : ""));
+            }
+            else if (line.StartsWith("FEED ", StringComparison.Ordinal))
+            {
+                feed = Number(line[5..]);
+            }
+            else if (line.StartsWith("NEXT ", StringComparison.Ordinal))
+            {
+                next = Number(line[5..]);
             }
             else if (line.StartsWith("RESYNC ", StringComparison.Ordinal))
             {
@@ -90,7 +106,7 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
             else if (line.StartsWith("END ", StringComparison.Ordinal))
             {
                 _ = int.Parse(line[4..], CultureInfo.InvariantCulture);
-                var reading = new PowerLossReading(error, pairs, problems) { EventsError = eventsError, Resync = resync, AfterResync = afterResync };
+                var reading = new PowerLossReading(error, pairs, problems) { EventsError = eventsError, FeedLatest = feed, Next = next, Resync = resync, AfterResync = afterResync };
                 reading.Events.AddRange(events);
                 readings.Add(reading);
             }
@@ -98,4 +114,6 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
 
         return readings;
     }
+
+    private static long Number(string text) => long.Parse(text, NumberStyles.None, CultureInfo.InvariantCulture);
 }
