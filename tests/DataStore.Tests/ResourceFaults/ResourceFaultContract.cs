@@ -28,7 +28,6 @@ public abstract class ResourceFaultContract : StoreContract
     public void A_file_size_limit_reached_mid_write_is_a_clear_error_and_loses_nothing()
     {
         RequireLinuxTools();
-        SkipKnownGap(nameof(A_file_size_limit_reached_mid_write_is_a_clear_error_and_loses_nothing));
         var (code, output) = ChildProcess.Run(["fill-until-fault", StorePath, Backend.ToString(), "-", Steps.ToString(CultureInfo.InvariantCulture)],
             wrapper: FaultChild.FileSizeLimit(FileSizeLimit));
         FaultChild.AssertFault(code, output, StorePath, Backend, StoreFailure.DiskFull, "file size limit");
@@ -141,7 +140,6 @@ public abstract class ResourceFaultContract : StoreContract
     public void Running_out_of_file_descriptors_is_a_clear_error_other_stores_keep_working_and_it_recovers()
     {
         RequireLinuxTools();
-        SkipKnownGap(nameof(Running_out_of_file_descriptors_is_a_clear_error_other_stores_keep_working_and_it_recovers));
         var parent = Directory.Sub("many");
         var (code, output) = ChildProcess.Run(["open-until-fault", parent, Backend.ToString(), "-", DescriptorsSpare.ToString(CultureInfo.InvariantCulture)],
             wrapper: FaultChild.WithoutDoubleMapping);
@@ -184,18 +182,6 @@ public abstract class ResourceFaultContract : StoreContract
         StoreBackend.FileSystem => ("hold-filesystem-write-lock", "LOCKED"),
         _ => ("hold-open", "HOLDING"),
     };
-
-    // The cases a backend is known to fail yet: a printed skip naming the defect, never a pass (docs/reliability.md, "Resource faults").
-    private void SkipKnownGap(string rule)
-    {
-        var gap = (Backend, rule) switch
-        {
-            (StoreBackend.LiteDb, nameof(Running_out_of_file_descriptors_is_a_clear_error_other_stores_keep_working_and_it_recovers)) =>
-                "open: on LiteDb the process is killed by the runtime itself (\"Out of memory.\", exit 134; 3 of 3 runs here): with no descriptor left a .NET thread-pool worker starts another worker, the new thread's start-up needs a pipe (pipe2 fails with EMFILE, seen with strace), and the runtime fails fast instead of throwing (the pool grew during these LiteDb runs, not during the other backends' runs). No exception reaches the library to catch; the other backends end with a clear error",
-            _ => null,
-        };
-        Assert.SkipWhen(gap is not null, $"{Backend}: {gap}");
-    }
 
     private static void RequireLinuxTools() =>
         Assert.SkipUnless(OperatingSystem.IsLinux() && File.Exists("/usr/bin/prlimit"), "the resource faults use Linux limits and signals (prlimit, kill -STOP)");
