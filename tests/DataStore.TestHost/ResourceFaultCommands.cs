@@ -12,8 +12,12 @@ internal static partial class ResourceFaultCommands
     private const int RlimitNoFile = 7; // Linux
 
     /// <summary><c>fill-until-fault</c>: puts (and every fourth step a two-key batch) with growing values until a write fails.</summary>
-    public static int FillUntilFault(DataStoreOptions options, int steps)
+    public static int FillUntilFault(DataStoreOptions options, int steps) => FillUntilFault(options, steps, out _);
+
+    /// <summary>The same; <paramref name="acknowledged"/> is the last step acknowledged, or -1.</summary>
+    public static int FillUntilFault(DataStoreOptions options, int steps, out int acknowledged)
     {
+        acknowledged = -1;
         IKeyValueStore store;
         try
         {
@@ -40,6 +44,7 @@ internal static partial class ResourceFaultCommands
                 }
 
                 Console.WriteLine($"ACK {i}");
+                acknowledged = i;
             }
 
             Console.WriteLine("NOFAULT");

@@ -161,8 +161,9 @@ internal sealed class LiteDbEngine : IDisposable
             Platform.DirectorySync.Sync(System.IO.Path.GetDirectoryName(dataPath)!);
             return new LiteDbEngine(log, data, engine, queue, sync, table);
         }
-        catch
+        catch (Exception e)
         {
+            var failure = Platform.LibraryThreads.AsStartFailure(e);
             if (queue is { Failed: true })
             {
                 GC.SuppressFinalize(engine!); // as in Dispose: LiteDB's close would wait forever for its writer
@@ -175,6 +176,11 @@ internal sealed class LiteDbEngine : IDisposable
             sync?.Dispose();
             data?.Dispose();
             log.Dispose();
+            if (failure is not null)
+            {
+                throw failure;
+            }
+
             throw;
         }
     }

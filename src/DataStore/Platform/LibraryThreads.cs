@@ -28,10 +28,20 @@ internal static class LibraryThreads
     /// <summary>True for a thread an engine started through a task scheduler (LiteDB's log writer) that the runtime could not start.</summary>
     public static bool IsStartFailure(Exception e) => e is TaskSchedulerException { InnerException: OutOfMemoryException };
 
+    /// <summary>
+    /// For a thread start failure, the <see cref="IOException"/> that says why, else null. Ask at once, before any
+    /// descriptor is closed: it looks whether any are left.
+    /// </summary>
+    public static IOException? AsStartFailure(Exception e) => IsStartFailure(e) ? StartFailed(e) : null;
+
     /// <summary>The <see cref="IOException"/> that says why the runtime could not start a thread.</summary>
-    public static IOException StartFailed(Exception e) => NoDescriptorsLeft()
-        ? new IOException("the runtime could not start a thread, which needs file descriptors", e) { HResult = TooManyOpenFiles }
-        : new IOException("the runtime could not start a thread", e) { HResult = OutOfMemory };
+    public static IOException StartFailed(Exception e)
+    {
+        var cause = e is TaskSchedulerException { InnerException: { } inner } ? inner : e; // not asked about again (ResourceErrors)
+        return NoDescriptorsLeft()
+            ? new IOException("the runtime could not start a thread, which needs file descriptors", cause) { HResult = TooManyOpenFiles }
+            : new IOException("the runtime could not start a thread", cause) { HResult = OutOfMemory };
+    }
 
     // A thread's start needs two descriptors at once (its pipe); both probes are closed again at once.
     private static bool NoDescriptorsLeft()
