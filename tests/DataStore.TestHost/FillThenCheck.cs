@@ -8,7 +8,7 @@ namespace DataStore.TestHost;
 /// line on standard input (the test has made room by then); then it raises its own file size limit to the hard limit
 /// (a limit set as <c>prlimit --fsize=N:unlimited</c>). Exits as <c>check-fill</c> does, or 1 when no write failed.
 /// </summary>
-internal static partial class FillThenCheck
+internal static class FillThenCheck
 {
     private const int RlimitFileSize = 1; // Linux
     private const ulong Unlimited = ulong.MaxValue;
@@ -22,8 +22,8 @@ internal static partial class FillThenCheck
 
         Console.WriteLine("FAULTED");
         Console.ReadLine();
-        var limit = new Limit { Current = Unlimited, Maximum = Unlimited };
-        if (SetLimit(RlimitFileSize, ref limit) != 0)
+        var limit = new ResourceFaultCommands.Limit { Current = Unlimited, Maximum = Unlimited };
+        if (ResourceFaultCommands.SetLimit(RlimitFileSize, ref limit) != 0)
         {
             Console.WriteLine($"NOLIMIT errno {Marshal.GetLastPInvokeError()}");
             return 1;
@@ -31,15 +31,5 @@ internal static partial class FillThenCheck
 
         using var store = KeyValueStore.Open(options);
         return ResourceFaultCommands.CheckFill(store, acknowledged);
-    }
-
-    [LibraryImport("libc", EntryPoint = "setrlimit", SetLastError = true)]
-    private static partial int SetLimit(int resource, ref Limit limit);
-
-    [StructLayout(LayoutKind.Sequential)]
-    private struct Limit
-    {
-        public ulong Current;
-        public ulong Maximum;
     }
 }

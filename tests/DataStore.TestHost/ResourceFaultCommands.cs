@@ -279,11 +279,13 @@ internal static partial class ResourceFaultCommands
         return 3;
     }
 
+    /// <summary>setrlimit(2).</summary>
     [LibraryImport("libc", EntryPoint = "setrlimit", SetLastError = true)]
-    private static partial int SetLimit(int resource, ref Limit limit);
+    internal static partial int SetLimit(int resource, ref Limit limit);
 
+    /// <summary>A resource limit: soft (current) and hard (maximum).</summary>
     [StructLayout(LayoutKind.Sequential)]
-    private struct Limit
+    internal struct Limit
     {
         public ulong Current;
         public ulong Maximum;
