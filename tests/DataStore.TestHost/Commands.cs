@@ -43,6 +43,8 @@ internal static class Commands
             "fill-until-fault" => ResourceFaultCommands.FillUntilFault(options, int.Parse(rest[0])),
             "open-until-fault" => ResourceFaultCommands.OpenUntilFault(args[1], Enum.Parse<StoreBackend>(args[2]), int.Parse(rest[0])),
             "feed-create" => FeedDeleteCommands.Create(options),
+            "read-only-steps" => ReadOnlySteps.Run(options),
+            "fill-then-check" => FillThenCheck.Run(options, int.Parse(rest[0])),
             _ => (int?)null,
         };
         if (ran is { } code)
@@ -68,6 +70,8 @@ internal static class Commands
             "hold-filesystem-write-lock" => FileSystemWriteLock.Hold(store.Path, int.Parse(rest[0])),
             "hold-lmdb-write-lock" => LmdbWriteLock.Hold(store.Path, int.Parse(rest[0])),
             "hold-scan" => HoldScan(store, int.Parse(rest[0])),
+            "hold-on-cue" => HoldOnCue.Run(store),
+            "verify-count" => VerifiedCount.Run(store, rest[0]),
             "fill" => Fill(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             "fill-and-hang" => CrashCommands.FillAndHang(store, rest[0], int.Parse(rest[1]), int.Parse(rest[2])),
             "read-all" => CrashCommands.ReadAll(store),

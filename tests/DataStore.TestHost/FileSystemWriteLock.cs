@@ -10,7 +10,10 @@ internal static partial class FileSystemWriteLock
     private const int Exclusive = 2;
     private const int Release = 8;
 
-    public static int Hold(string storePath, int milliseconds)
+    public static int Hold(string storePath, int milliseconds) => Hold(storePath, () => Thread.Sleep(milliseconds));
+
+    /// <summary>Takes the lock, prints <c>LOCKED</c>, runs <paramref name="whileHeld"/>, lets it go and prints <c>RELEASED</c>.</summary>
+    public static int Hold(string storePath, Action whileHeld)
     {
         var fd = Open(Path.Combine(storePath, "data.lock"), ReadWrite | Create, 432);
         if (fd < 0 || Flock(fd, Exclusive) != 0)
@@ -20,7 +23,7 @@ internal static partial class FileSystemWriteLock
         }
 
         Console.WriteLine("LOCKED");
-        Thread.Sleep(milliseconds);
+        whileHeld();
         _ = Flock(fd, Release);
         Console.WriteLine("RELEASED");
         return 0;

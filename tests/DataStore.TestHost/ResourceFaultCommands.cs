@@ -12,8 +12,12 @@ internal static partial class ResourceFaultCommands
     private const int RlimitNoFile = 7; // Linux
 
     /// <summary><c>fill-until-fault</c>: puts (and every fourth step a two-key batch) with growing values until a write fails.</summary>
-    public static int FillUntilFault(DataStoreOptions options, int steps)
+    public static int FillUntilFault(DataStoreOptions options, int steps) => FillUntilFault(options, steps, out _);
+
+    /// <summary>The same; <paramref name="acknowledged"/> is the last step acknowledged, or -1.</summary>
+    public static int FillUntilFault(DataStoreOptions options, int steps, out int acknowledged)
     {
+        acknowledged = -1;
         IKeyValueStore store;
         try
         {
@@ -40,6 +44,7 @@ internal static partial class ResourceFaultCommands
                 }
 
                 Console.WriteLine($"ACK {i}");
+                acknowledged = i;
             }
 
             Console.WriteLine("NOFAULT");
@@ -274,11 +279,13 @@ internal static partial class ResourceFaultCommands
         return 3;
     }
 
+    /// <summary>setrlimit(2).</summary>
     [LibraryImport("libc", EntryPoint = "setrlimit", SetLastError = true)]
-    private static partial int SetLimit(int resource, ref Limit limit);
+    internal static partial int SetLimit(int resource, ref Limit limit);
 
+    /// <summary>A resource limit: soft (current) and hard (maximum).</summary>
     [StructLayout(LayoutKind.Sequential)]
-    private struct Limit
+    internal struct Limit
     {
         public ulong Current;
         public ulong Maximum;

@@ -42,11 +42,12 @@ public sealed class ChildProcess : IDisposable
 
     public int Id => _process.Id;
 
-    /// <summary>Starts the test host with <paramref name="args"/>, optionally through a wrapper such as setpriv.</summary>
-    public static ChildProcess Start(IEnumerable<string> args, IReadOnlyList<string>? wrapper = null, string? hostAssembly = null)
+    /// <summary>Starts the test host with <paramref name="args"/>, optionally through a wrapper such as setpriv; with <paramref name="input"/>, its standard input takes <see cref="SendLine"/>.</summary>
+    public static ChildProcess Start(IEnumerable<string> args, IReadOnlyList<string>? wrapper = null, string? hostAssembly = null, bool input = false)
     {
         var start = new ProcessStartInfo(wrapper is null ? "dotnet" : wrapper[0])
         {
+            RedirectStandardInput = input,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
@@ -138,6 +139,13 @@ public sealed class ChildProcess : IDisposable
 
             _lineArrived.Wait(left < TimeSpan.FromMilliseconds(200) ? left : TimeSpan.FromMilliseconds(200));
         }
+    }
+
+    /// <summary>Writes <paramref name="line"/> to the standard input of a child started with <c>input: true</c>.</summary>
+    public void SendLine(string line)
+    {
+        _process.StandardInput.WriteLine(line);
+        _process.StandardInput.Flush();
     }
 
     /// <summary>Kills the child at once (SIGKILL on Unix) and waits for it to be gone.</summary>

@@ -1,12 +1,14 @@
 namespace DataStore;
 
 /// <summary>
-/// The resource limits a write or an open can run into (a full disk, a file size limit, no file descriptors left), each
-/// with the cause it is reported as and words that say what happened and what to do. Every backend's error translation
-/// asks here, so the same limit reads the same on every backend.
+/// The resource limits a write or an open can run into (a full disk, a file size limit, no file descriptors or memory
+/// left, which is also why the runtime may not start a thread: <see cref="Platform.LibraryThreads"/>), each with the
+/// cause it is reported as and words that say what happened and what to do. Every backend's error translation asks here,
+/// so the same limit reads the same on every backend.
 /// </summary>
 internal static class ResourceErrors
 {
+    private const int OutOfMemory = 12; // ENOMEM
     private const int TooManyOpenFilesInSystem = 23; // ENFILE
     private const int TooManyOpenFiles = 24; // EMFILE
     private const int FileTooLarge = 27; // EFBIG
@@ -24,6 +26,8 @@ internal static class ResourceErrors
             "a file reached the file size limit (the process's RLIMIT_FSIZE, `ulimit -f`, or the largest file the file system holds). Raise the limit and retry."),
         TooManyOpenFiles or TooManyOpenFilesInSystem => (StoreFailure.Io,
             "too many open files: the process (or the system) has no file descriptors left. Close other stores or raise the limit (`ulimit -n`) and retry."),
+        OutOfMemory => (StoreFailure.Io,
+            "out of memory (the system's, or the process's memory or thread limit). Close other stores or free memory and retry."),
         _ => null,
     };
 
@@ -39,6 +43,11 @@ internal static class ResourceErrors
         if (IsFileTooLarge(exception))
         {
             return FromErrno(FileTooLarge);
+        }
+
+        if (Platform.LibraryThreads.IsStartFailure(exception))
+        {
+            return FromErrno(Platform.LibraryThreads.StartFailed(exception).HResult);
         }
 
         if (exception is not IOException e)

@@ -145,12 +145,13 @@ internal sealed class LiteDbEngine : IDisposable
         var log = LiteDbFile.OpenLog(logPath);
         LiteDbFile? data = null;
         LiteEngine? engine = null;
+        LiteDbWriterQueue? queue = null;
         WalFileSync? sync = null;
         try
         {
             data = LiteDbFile.OpenData(dataPath, log);
             engine = new LiteEngine(new EngineSettings { DataStream = data, LogStream = log });
-            var queue = LiteDbWriterQueue.Of(engine);
+            queue = LiteDbWriterQueue.Of(engine);
             sync = new WalFileSync(logPath);
             var table = new LiteDbTable(engine, keys);
             table.Initialize();
@@ -160,12 +161,26 @@ internal sealed class LiteDbEngine : IDisposable
             Platform.DirectorySync.Sync(System.IO.Path.GetDirectoryName(dataPath)!);
             return new LiteDbEngine(log, data, engine, queue, sync, table);
         }
-        catch
+        catch (Exception e)
         {
-            engine?.Dispose();
+            var failure = Platform.LibraryThreads.AsStartFailure(e);
+            if (queue is { Failed: true })
+            {
+                GC.SuppressFinalize(engine!); // as in Dispose: LiteDB's close would wait forever for its writer
+            }
+            else
+            {
+                engine?.Dispose();
+            }
+
             sync?.Dispose();
             data?.Dispose();
             log.Dispose();
+            if (failure is not null)
+            {
+                throw failure;
+            }
+
             throw;
         }
     }

@@ -31,6 +31,7 @@ internal sealed class LiteDbErrors(string directory)
     /// serving it; a closed engine's disposed locks throw ObjectDisposedException (callers rule out their own disposal).
     /// </summary>
     public static bool StopsEngine(Exception e) => e is IOException or ObjectDisposedException || ResourceErrors.IsFileTooLarge(e) ||
+        Platform.LibraryThreads.IsStartFailure(e) || // its log writer never started: the engine's queue would never empty
         e is LiteException { ErrorCode: LiteException.INVALID_DATAFILE_STATE or LiteException.ENGINE_DISPOSED } ||
         e is LiteException { Message: "Maximum number of transactions reached" };
 
@@ -40,7 +41,7 @@ internal sealed class LiteDbErrors(string directory)
     /// True for exceptions <see cref="Translate"/> should turn into a DataStore exception (not argument or disposal errors),
     /// including any exception LiteDB's own code threw, such as an IndexOutOfRangeException from inside a query.
     /// </summary>
-    public static bool IsStoreFailure(Exception e) => ResourceErrors.IsFileTooLarge(e) ||
+    public static bool IsStoreFailure(Exception e) => ResourceErrors.IsFileTooLarge(e) || Platform.LibraryThreads.IsStartFailure(e) ||
         e is LiteException or IOException or UnauthorizedAccessException or InvalidDataException or MissingMemberException or InvalidOperationException and not ObjectDisposedException ||
         (e is not ArgumentException and not ObjectDisposedException && e.Source == LiteDbAssembly);
 }

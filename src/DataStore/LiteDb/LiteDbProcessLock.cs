@@ -25,11 +25,10 @@ internal sealed class LiteDbProcessLock : IDisposable
         var deadline = DateTime.UtcNow + timeout;
         while (true)
         {
+            FileStream held;
             try
             {
-                var held = new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None, bufferSize: 0);
-                File.WriteAllText(Path.Combine(directory, OwnerFile), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
-                return new LiteDbProcessLock(held);
+                held = new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None, bufferSize: 0);
             }
             catch (IOException e) when (IsSharingViolation(e, path))
             {
@@ -42,15 +41,28 @@ internal sealed class LiteDbProcessLock : IDisposable
                 }
 
                 Thread.Sleep(25);
+                continue;
             }
+
+            try
+            {
+                File.WriteAllText(Path.Combine(directory, OwnerFile), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
+            }
+            catch
+            {
+                held.Dispose(); // or this process would hold the store it failed to open
+                throw;
+            }
+
+            return new LiteDbProcessLock(held);
         }
     }
 
     public void Dispose() => _lock.Dispose();
 
-    // A lock conflict, not a missing directory or a permission problem (those surface as they are).
+    // A lock conflict, not a missing directory, a permission problem or no descriptor left (those surface as they are).
     private static bool IsSharingViolation(IOException e, string path) =>
-        e is not (FileNotFoundException or DirectoryNotFoundException or PathTooLongException) && File.Exists(path);
+        e is not (FileNotFoundException or DirectoryNotFoundException or PathTooLongException) && ResourceErrors.From(e) is null && File.Exists(path);
 
     private static string Owner(string directory)
     {

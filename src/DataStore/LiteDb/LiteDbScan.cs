@@ -33,7 +33,16 @@ internal sealed class LiteDbScan
         _end = end.ToArray();
         _keysOnly = keysOnly;
         engine.EnterScan(); // given back as the scan's work ends
-        LiteDbScanThreads.Start(() => Run(table, underWriteLock));
+        try
+        {
+            LiteDbScanThreads.Start(() => Run(table, underWriteLock));
+        }
+        catch (IOException)
+        {
+            engine.ExitScan();
+            throw;
+        }
+
         _firstBatch = Take(out _);
     }
 

@@ -15,6 +15,7 @@ internal static class LiteDbScanThreads
     private static readonly Stack<Worker> Idle = new();
 
     /// <summary>Runs <paramref name="scan"/> on an idle scan thread, or a new one; it must not throw.</summary>
+    /// <exception cref="IOException">No thread could start for it (see <see cref="Platform.LibraryThreads"/>).</exception>
     public static void Start(Action scan)
     {
         lock (Gate)
@@ -29,7 +30,7 @@ internal static class LiteDbScanThreads
         }
 
         var worker = new Worker(scan);
-        new Thread(worker.Run) { IsBackground = true, Name = "DataStore LiteDb scan" }.Start();
+        Platform.LibraryThreads.Start(new Thread(worker.Run) { IsBackground = true, Name = "DataStore LiteDb scan" });
     }
 
     private sealed class Worker(Action first)

@@ -53,7 +53,16 @@ internal sealed partial class LiteDbStore
     /// </summary>
     internal override IKeyValueCursor ReadWholeStoreCore(bool keysOnly)
     {
-        var hold = LiteDbWriterHold.Take(_writeLock);
+        LiteDbWriterHold hold;
+        try
+        {
+            hold = LiteDbWriterHold.Take(_writeLock);
+        }
+        catch (IOException e)
+        {
+            throw _errors.Translate(e, "Reading the whole store");
+        }
+
         var cursor = new LiteDbWholeRead(
             hold,
             start => new LiteDbScan(_engine, () => _db.Table, start, default, keysOnly, static action => action()),

@@ -190,10 +190,16 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
                             db.Engine.Commit();
                             _log?.Committed();
                         }
-                        catch
+                        catch (Exception e)
                         {
+                            var failure = Platform.LibraryThreads.AsStartFailure(e); // LiteDB's log writer
                             _log?.Abandoned();
                             Rollback(db.Engine);
+                            if (failure is not null)
+                            {
+                                throw failure;
+                            }
+
                             throw;
                         }
                     }

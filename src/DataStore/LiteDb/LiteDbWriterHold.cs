@@ -22,7 +22,16 @@ internal sealed class LiteDbWriterHold : IDisposable
     {
         var taken = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var hold = new LiteDbWriterHold(writeLock, taken);
-        hold._thread.Start();
+        try
+        {
+            Platform.LibraryThreads.Start(hold._thread);
+        }
+        catch (IOException)
+        {
+            hold._release.Dispose();
+            throw;
+        }
+
         try
         {
             taken.Task.GetAwaiter().GetResult();

@@ -17,12 +17,14 @@ internal sealed class LiteDbWriterQueue
     private readonly ManualResetEventSlim _empty;
     private readonly object _queue;
     private readonly FieldInfo _failure;
+    private readonly FieldInfo _writer;
 
-    private LiteDbWriterQueue(ManualResetEventSlim empty, object queue, FieldInfo failure)
+    private LiteDbWriterQueue(ManualResetEventSlim empty, object queue, FieldInfo failure, FieldInfo writer)
     {
         _empty = empty;
         _queue = queue;
         _failure = failure;
+        _writer = writer;
     }
 
     /// <summary>Finds the queue of <paramref name="engine"/>; throws <see cref="MissingMemberException"/> when this LiteDB build differs.</summary>
@@ -40,26 +42,40 @@ internal sealed class LiteDbWriterQueue
         var queue = lazy.GetType().GetProperty("Value")?.GetValue(lazy) ?? throw Missing("Lazy<DiskWriterQueue>.Value");
         var empty = queue.GetType().GetField("_queueIsEmpty", Instance)?.GetValue(queue) as ManualResetEventSlim ?? throw Missing("DiskWriterQueue._queueIsEmpty");
         var failure = queue.GetType().GetField("_exception", Instance) ?? throw Missing("DiskWriterQueue._exception");
-        return new LiteDbWriterQueue(empty, queue, failure);
+        var writer = queue.GetType().GetField("_task", Instance) ?? throw Missing("DiskWriterQueue._task");
+        return new LiteDbWriterQueue(empty, queue, failure, writer);
     }
 
-    /// <summary>True once the log writer has stopped on a failure (a full disk, a file size limit): it will never empty the queue.</summary>
-    public bool Failed => _failure.GetValue(_queue) is Exception;
+    /// <summary>
+    /// True once the log writer has stopped on a failure (a full disk, a file size limit), or when pages wait for a writer
+    /// the runtime could not start (LiteDB starts it at the engine's first write): nothing will ever empty the queue. Ask
+    /// under the store's write lock, between commits (a commit starts the writer just after queuing its first page).
+    /// </summary>
+    public bool Failed => _failure.GetValue(_queue) is Exception || NeverStarted;
 
-    /// <summary>Returns once the queue is empty; throws the writer's failure if it stopped.</summary>
+    private bool NeverStarted => !_empty.IsSet && _writer.GetValue(_queue) is null;
+
+    /// <summary>Returns once the queue is empty; throws the writer's failure if it stopped or never started.</summary>
     public void Wait()
     {
         while (!_empty.Wait(Poll))
         {
-            if (_failure.GetValue(_queue) is Exception failure)
-            {
-                throw new IOException($"LiteDB's log writer failed: {failure.Message}", failure);
-            }
+            ThrowIfFailed();
         }
 
-        if (_failure.GetValue(_queue) is Exception failed)
+        ThrowIfFailed();
+    }
+
+    private void ThrowIfFailed()
+    {
+        if (_failure.GetValue(_queue) is Exception failure)
         {
-            throw new IOException($"LiteDB's log writer failed: {failed.Message}", failed);
+            throw new IOException($"LiteDB's log writer failed: {failure.Message}", failure);
+        }
+
+        if (NeverStarted)
+        {
+            throw new IOException("LiteDB's log writer did not start (the runtime could not start its thread)");
         }
     }
 

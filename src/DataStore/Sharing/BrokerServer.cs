@@ -55,7 +55,17 @@ internal sealed class BrokerServer : IDisposable
     public static BrokerServer Start(string socketPath, IKeyValueStore engine, bool compactBlocksWriters, ILogger logger)
     {
         var server = new BrokerServer(socketPath, engine, compactBlocksWriters, logger);
-        server._acceptor.Start();
+        try
+        {
+            Platform.LibraryThreads.Start(server._acceptor);
+        }
+        catch (IOException)
+        {
+            server._closing = true;
+            server.StopListening();
+            throw;
+        }
+
         return server;
     }
 
@@ -64,6 +74,11 @@ internal sealed class BrokerServer : IDisposable
         _closing = true;
         WakeAcceptor();
         _acceptor.Join();
+        StopListening();
+    }
+
+    private void StopListening()
+    {
         _listener.Dispose();
         _sessions.Close();
 
@@ -108,9 +123,9 @@ internal sealed class BrokerServer : IDisposable
                 }
 
                 var socket = _listener.Accept();
-                if (!_sessions.TryServe(socket, MaxSessions))
+                if (Serve(socket) is { } refusal)
                 {
-                    BrokerLog.PeerRefused(_logger, _engine.Path, _closing ? "the owner is closing" : $"{MaxSessions} clients are connected already");
+                    BrokerLog.PeerRefused(_logger, _engine.Path, refusal);
                     socket.Dispose();
                 }
             }
@@ -118,6 +133,19 @@ internal sealed class BrokerServer : IDisposable
             {
                 BrokerLog.PeerRefused(_logger, _engine.Path, $"accepting a client failed: {e.Message}");
             }
+        }
+    }
+
+    // Null once a session thread serves the client; else why it is refused.
+    private string? Serve(Socket socket)
+    {
+        try
+        {
+            return _sessions.TryServe(socket, MaxSessions) ? null : _closing ? "the owner is closing" : $"{MaxSessions} clients are connected already";
+        }
+        catch (IOException e)
+        {
+            return $"no session thread could start: {e.Message}";
         }
     }
 }

@@ -34,6 +34,7 @@ internal sealed class SessionThreads(Action<Socket> serve)
     }
 
     /// <summary>Serves <paramref name="socket"/> on a waiting thread or a new one; false (the socket untouched) when <paramref name="maxActive"/> clients are served already or the owner is closing.</summary>
+    /// <exception cref="IOException">No thread could start for it (see <see cref="Platform.LibraryThreads"/>).</exception>
     public bool TryServe(Socket socket, int maxActive)
     {
         lock (_gate)
@@ -52,7 +53,7 @@ internal sealed class SessionThreads(Action<Socket> serve)
             }
 
             var thread = new Thread(() => Loop(socket)) { IsBackground = true, Name = "DataStore broker session" };
-            thread.Start();
+            Platform.LibraryThreads.Start(thread);
             _threads.Add(thread);
             _active++;
             return true;

@@ -111,8 +111,20 @@ internal sealed class SqliteCheckpointer(
 
             if (_thread is null)
             {
-                _thread = new Thread(Run) { IsBackground = true, Name = "DataStore Sqlite checkpointer" };
-                _thread.Start();
+                var thread = new Thread(Run) { IsBackground = true, Name = "DataStore Sqlite checkpointer" };
+                try
+                {
+                    Platform.LibraryThreads.Start(thread);
+                }
+                catch (IOException e)
+                {
+                    // The write committed; its frames wait for the next wake, or the writer's own checkpoint.
+                    _requested = false;
+                    Diagnostics.StoreLog.BackgroundSyncFailed(logger, e, StoreBackend.Sqlite, writer.Errors.Directory);
+                    return;
+                }
+
+                _thread = thread;
             }
         }
 

@@ -62,7 +62,7 @@ internal static class AccessDeniedProbe
         var source = Path.GetDirectoryName(ChildProcess.HostAssembly)!;
         var target = scratch.Sub("host");
         Directory.CreateDirectory(target);
-        foreach (var file in Directory.EnumerateFiles(source, "*", SearchOption.AllDirectories))
+        foreach (var file in Directory.EnumerateFiles(source, "*", SearchOption.AllDirectories).Where(file => !ForOtherPlatforms(Path.GetRelativePath(source, file))))
         {
             var destination = Path.Combine(target, Path.GetRelativePath(source, file));
             Directory.CreateDirectory(Path.GetDirectoryName(destination)!);
@@ -71,6 +71,14 @@ internal static class AccessDeniedProbe
 
         OpenUp(scratch.Path);
         return Path.Combine(target, Path.GetFileName(ChildProcess.HostAssembly));
+    }
+
+    // The native libraries of other platforms (runtimes/<rid>/...), two thirds of the host's 166 MB: this one needs its own RID or a family of it.
+    private static bool ForOtherPlatforms(string relative)
+    {
+        var parts = relative.Split(Path.DirectorySeparatorChar);
+        var current = System.Runtime.InteropServices.RuntimeInformation.RuntimeIdentifier;
+        return parts.Length > 2 && parts[0] == "runtimes" && parts[1] != current && !current.StartsWith(parts[1] + "-", StringComparison.Ordinal) && parts[1] != "unix";
     }
 
     /// <summary>Lets every user read and enter <paramref name="path"/> and its parents up to the system temp directory.</summary>

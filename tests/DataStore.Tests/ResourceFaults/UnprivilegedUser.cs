@@ -36,6 +36,9 @@ internal sealed class UnprivilegedUser
     /// <summary>Runs the host with <paramref name="args"/> as this user.</summary>
     public (int ExitCode, string Output) Run(IEnumerable<string> args) => ChildProcess.Run(args, wrapper: _wrapper, hostAssembly: _host);
 
+    /// <summary>Starts the host with <paramref name="args"/> as this user, its standard input open for cues.</summary>
+    public ChildProcess Start(IEnumerable<string> args) => ChildProcess.Start(args, _wrapper, _host, input: true);
+
     /// <summary>Takes write permission away from the directory, every directory under it and every file (the owner may still enter and read).</summary>
     public static void MakeReadOnly(string path) => Change(path, add: 0, remove: UnixFileMode.UserWrite | UnixFileMode.GroupWrite | UnixFileMode.OtherWrite);
 
