@@ -12,4 +12,10 @@ internal interface IChangeLog : IDisposable
 
     /// <summary>Removes every record but the latest <paramref name="retain"/> (at least one is always kept, so the sequence survives restarts).</summary>
     void Prune(int retain);
+
+    /// <summary>
+    /// Appends one empty record numbered <paramref name="gap"/> past the latest, in one write transaction under the backend's
+    /// write lock, and syncs it before returning, whatever the store's durability (<see cref="ChangeLogRestart"/>).
+    /// </summary>
+    void AppendRestart(long gap);
 }

@@ -1,5 +1,6 @@
 using DataStore.ChangeFeed;
 using DataStore.ChangeFeed.LiteDb;
+using LiteDB.Engine;
 using Microsoft.Extensions.Logging;
 
 namespace DataStore.LiteDb;
@@ -15,7 +16,8 @@ internal sealed partial class LiteDbStore : IChangeFeedStore
 
     public void StartChangeFeed(ChangeFeedSettings settings, ILogger logger)
     {
-        _log = new LiteDbChangeLog(_engine, () => _db.Engine, PruneChangeLog);
+        _log = new LiteDbChangeLog(_engine, () => _db.Engine, PruneChangeLog, WriteLogSynced);
+        ChangeLogRestart.Prepare(_log, _directory, StoreBackend.LiteDb, _durability);
         _feed = ChangeFeedState.Start(_log, _directory, settings, logger);
     }
 
@@ -62,7 +64,23 @@ internal sealed partial class LiteDbStore : IChangeFeedStore
         }
     }
 
-    private void PruneLocked(int retain)
+    private void PruneLocked(int retain) => WriteLog(writer => LiteDbChangeLog.DeleteBefore(writer, retain));
+
+    // A write of the log's own (its restart, ChangeLogRestart), under the write lock, synced whatever the store's durability.
+    private void WriteLogSynced(Action<LiteEngine> write) => Guarded("Restarting the change log", () =>
+    {
+        long ticket;
+        using (_writeLock.Enter())
+        {
+            ticket = WriteLog(write);
+        }
+
+        _db.WaitUntilSynced(ticket, _directory, StoreBackend.LiteDb);
+        return 0;
+    });
+
+    // A write transaction of the log's own (a prune, a restart), under the write lock; returns its commit's sync ticket.
+    private long WriteLog(Action<LiteEngine> write)
     {
         var db = _db;
         using (_engine.Engine())
@@ -70,7 +88,7 @@ internal sealed partial class LiteDbStore : IChangeFeedStore
             db.Engine.BeginTrans();
             try
             {
-                LiteDbChangeLog.DeleteBefore(db.Engine, retain);
+                write(db.Engine);
                 db.Engine.Commit();
             }
             catch
@@ -80,6 +98,6 @@ internal sealed partial class LiteDbStore : IChangeFeedStore
             }
         }
 
-        db.Committed();
+        return db.Committed();
     }
 }

@@ -93,7 +93,7 @@ internal sealed partial class LmdbEnvironment : IWriteGroupRunner<LmdbErrors>
                     var request = group[i];
                     request.Result = Apply(writer, request, txn);
                     wrote |= request.Wrote;
-                    if (FeedLogging && request.Kind != WriteKind.PruneFeed && request.Wrote)
+                    if (FeedLogging && request.Kind is not (WriteKind.PruneFeed or WriteKind.RestartFeed) && request.Wrote)
                     {
                         // Each caller's commit gets its own record and sequence, in this transaction (ADR 0020).
                         ChangeFeed.Lmdb.LmdbChangeLog.Append(txn, FeedDbi, request.Describe(_record));
@@ -168,6 +168,8 @@ internal sealed partial class LmdbEnvironment : IWriteGroupRunner<LmdbErrors>
                 return writer.DeleteRange(request.First, request.Second);
             case WriteKind.PruneFeed:
                 return FeedDbi == 0 ? 0 : ChangeFeed.Lmdb.LmdbChangeLog.Prune(txn, FeedDbi, System.Buffers.Binary.BinaryPrimitives.ReadInt32LittleEndian(request.Second));
+            case WriteKind.RestartFeed:
+                return ChangeFeed.Lmdb.LmdbChangeLog.AppendRestart(txn, FeedDbi, System.Buffers.Binary.BinaryPrimitives.ReadInt64LittleEndian(request.Second));
             default:
                 return writer.Write(request.Batch!);
         }

@@ -164,7 +164,9 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
     public void StartChangeFeed(ChangeFeedSettings settings, ILogger logger)
     {
         _env.StartFeedLayout(_errors);
-        _feed = ChangeFeedState.Start(new ChangeFeed.Lmdb.LmdbChangeLog(_env, _errors), Path, settings, logger);
+        var log = new ChangeFeed.Lmdb.LmdbChangeLog(_env, _errors);
+        ChangeLogRestart.Prepare(log, Path, StoreBackend.Lmdb, _durability);
+        _feed = ChangeFeedState.Start(log, Path, settings, logger);
     }
 
     public ChangeLogPage ReadChanges(long after, int max)

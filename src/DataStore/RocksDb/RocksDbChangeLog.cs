@@ -43,9 +43,12 @@ internal sealed unsafe class RocksDbChangeLog : IChangeLog
     }
 
     /// <summary>Puts the record of the commit being built into <paramref name="batch"/>; call with the store's gate held exclusively.</summary>
-    public void Append(IntPtr batch, ReadOnlySpan<byte> record)
+    public void Append(IntPtr batch, ReadOnlySpan<byte> record) => Append(batch, 0, record);
+
+    // The record numbered `skipped` past the next sequence.
+    private void Append(IntPtr batch, long skipped, ReadOnlySpan<byte> record)
     {
-        _appended = _latest + 1;
+        _appended = _latest + 1 + skipped;
         Span<byte> key = stackalloc byte[8];
         BinaryPrimitives.WriteInt64BigEndian(key, _appended);
         fixed (byte* k = key)
@@ -53,6 +56,31 @@ internal sealed unsafe class RocksDbChangeLog : IChangeLog
         {
             Rocks.rocksdb_writebatch_put_cf(batch, _family, k, (UIntPtr)8, RocksDbStore.NonNull(r), (UIntPtr)record.Length);
         }
+    }
+
+    /// <summary>
+    /// At open, before the store's first write (the owner process is the only writer): the restart record in its own batch,
+    /// written with <c>sync = true</c> whatever the store's durability.
+    /// </summary>
+    public void AppendRestart(long gap)
+    {
+        using var batch = new RocksDbBatch(_store);
+        _latest = Read(long.MaxValue, 0).Latest;
+        Append(batch.Handle, gap - 1, []);
+        var options = Rocks.rocksdb_writeoptions_create();
+        try
+        {
+            Rocks.rocksdb_writeoptions_set_sync(options, 1);
+            var error = IntPtr.Zero;
+            Rocks.rocksdb_write(_store.Db, options, batch.Handle, out error);
+            RocksDbErrors.ThrowIf(error, _store.Path, "Restarting the change log");
+        }
+        finally
+        {
+            Rocks.rocksdb_writeoptions_destroy(options);
+        }
+
+        Committed();
     }
 
     /// <summary>The batch holding the last appended record committed; call with the gate still held.</summary>

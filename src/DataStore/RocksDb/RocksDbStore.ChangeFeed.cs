@@ -24,6 +24,7 @@ internal sealed unsafe partial class RocksDbStore : IChangeFeedStore
     {
         EnsureWritable(); // the feed's column family, and every write from now on
         _log = RocksDbChangeLog.Open(this, _feedFamily, _options.Handle);
+        ChangeLogRestart.Prepare(_log, _directory, StoreBackend.RocksDb, _durability);
         _feed = ChangeFeedState.Start(_log, _directory, settings, logger);
     }
 

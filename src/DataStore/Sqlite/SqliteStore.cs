@@ -201,7 +201,10 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
     public void StartChangeFeed(ChangeFeed.ChangeFeedSettings settings, ILogger logger)
     {
         var file = System.IO.Path.Combine(_directory, DatabaseFile);
-        var log = _writer.StartChangeLog(() => SqliteSession.Open(file, _writer.Errors, _timeout, _writer.Checksums));
+        var log = _writer.StartChangeLog(
+            () => SqliteSession.Open(file, _writer.Errors, _timeout, _writer.Checksums),
+            () => _walSync.WaitUntilSynced(_walSync.Committed(), _directory, StoreBackend.Sqlite));
+        ChangeLogRestart.Prepare(log, _directory, StoreBackend.Sqlite, _durability);
         _feed = ChangeFeedState.Start(log, _directory, settings, logger);
     }
 

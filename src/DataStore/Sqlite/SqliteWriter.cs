@@ -58,7 +58,7 @@ internal sealed partial class SqliteWriter(SqliteSession session) : IDisposable
     public bool Checksums => session.Checksums;
 
     /// <summary>From now on, logs every commit to the change log this returns (called once, before the first write).</summary>
-    public SqliteChangeLog StartChangeLog(Func<SqliteSession> openReader) => _log = SqliteChangeLog.Open(session, openReader);
+    public SqliteChangeLog StartChangeLog(Func<SqliteSession> openReader, Action syncWal) => _log = SqliteChangeLog.Open(session, openReader, syncWal);
 
     /// <summary>Begins a write transaction (<c>BEGIN IMMEDIATE</c>), waiting for other processes' writers up to the busy timeout.</summary>
     public void Begin() => session.Run(SqliteStatement.BeginImmediate, "beginning a write");

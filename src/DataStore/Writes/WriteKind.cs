@@ -17,4 +17,7 @@ internal enum WriteKind
 
     /// <summary>Prunes the change log to the retention in the second span (a 32-bit count); logs nothing (Lmdb's feed).</summary>
     PruneFeed,
+
+    /// <summary>Appends one empty change-log record numbered the second span's gap (a 64-bit count) past the latest; logs nothing else (Lmdb's feed).</summary>
+    RestartFeed,
 }

@@ -15,34 +15,34 @@ public sealed class RocksDbPowerLossContract : PowerLossContract
     protected override StoreBackend Backend => StoreBackend.RocksDb;
 }
 
-/// <summary>Sqlite with the change feed: the log is a table written in the commit's own transaction.</summary>
+/// <summary>Sqlite with the change feed: the log is a table written in the commit's own transaction; Relaxed restarts it after a power loss.</summary>
 public sealed class SqliteFeedPowerLossContract : PowerLossContract
 {
     protected override StoreBackend Backend => StoreBackend.Sqlite;
 
     protected override bool ChangeFeed => true;
 
-    protected override (string Reason, string Sign)? KnownDefect(Durability durability) => RelaxedNumbersGivenAgain(durability);
+    protected override bool LogRestarts(Durability durability) => durability == Durability.Relaxed;
 }
 
-/// <summary>Lmdb with the change feed: the log is a named database written in the commit's own write transaction.</summary>
+/// <summary>Lmdb with the change feed: the log is a named database written in the commit's own write transaction; Relaxed restarts it after a power loss.</summary>
 public sealed class LmdbFeedPowerLossContract : PowerLossContract
 {
     protected override StoreBackend Backend => StoreBackend.Lmdb;
 
     protected override bool ChangeFeed => true;
 
-    protected override (string Reason, string Sign)? KnownDefect(Durability durability) => RelaxedNumbersGivenAgain(durability);
+    protected override bool LogRestarts(Durability durability) => durability == Durability.Relaxed;
 }
 
-/// <summary>RocksDb with the change feed: the log is a column family written in the commit's own write batch.</summary>
+/// <summary>RocksDb with the change feed: the log is a column family written in the commit's own write batch; Relaxed restarts it after a power loss.</summary>
 public sealed class RocksDbFeedPowerLossContract : PowerLossContract
 {
     protected override StoreBackend Backend => StoreBackend.RocksDb;
 
     protected override bool ChangeFeed => true;
 
-    protected override (string Reason, string Sign)? KnownDefect(Durability durability) => RelaxedNumbersGivenAgain(durability);
+    protected override bool LogRestarts(Durability durability) => durability == Durability.Relaxed;
 
     protected override string? ReorderedDefect(Durability durability) => durability == Durability.Relaxed
         ? "Known defect (docs/reliability.md, \"The change feed through a power loss\"): a Relaxed store whose WAL kept a hole in its unsynced tail can come back without a range of commits and with later ones (the log shows the hole)."
@@ -76,12 +76,12 @@ public sealed class LiteDbPowerLossContract : PowerLossContract
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 }
 
-/// <summary>LiteDb with the change feed: the log is a collection in the same LiteDB transaction as the data, so the two must agree at every point.</summary>
+/// <summary>LiteDb with the change feed: the log is a collection in the same LiteDB transaction as the data, so the two must agree at every point; Relaxed restarts it after a power loss.</summary>
 public sealed class LiteDbFeedPowerLossContract : PowerLossContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 
     protected override bool ChangeFeed => true;
 
-    protected override (string Reason, string Sign)? KnownDefect(Durability durability) => RelaxedNumbersGivenAgain(durability);
+    protected override bool LogRestarts(Durability durability) => durability == Durability.Relaxed;
 }

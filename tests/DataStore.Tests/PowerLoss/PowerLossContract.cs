@@ -47,15 +47,6 @@ public abstract class PowerLossContract : StoreContract
     protected virtual (string Reason, string Sign)? KnownDefect(Durability durability) => null;
 
     /// <summary>
-    /// The known defect of a change feed whose Relaxed commits are visible before they are synced (ADR 0020, "What is
-    /// guaranteed"): a power loss takes them back and the next commits get their numbers again.
-    /// </summary>
-    protected static (string Reason, string Sign)? RelaxedNumbersGivenAgain(Durability durability) => durability == Durability.Relaxed
-        ? ("Known defect (ADR 0020): after a power loss a Relaxed store gives the numbers of its lost commits, which subscribers may have seen, to new commits.",
-            PowerLossLogAgreement.GivenAgain)
-        : null;
-
-    /// <summary>
     /// True where ADR 0020 lets the change log restart after a power loss at this durability (subscribers resynchronize):
     /// the store's log and data are then judged by <see cref="PowerLossLogAgreement"/>'s restart rules.
     /// </summary>

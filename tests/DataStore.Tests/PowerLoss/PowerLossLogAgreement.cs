@@ -1,3 +1,5 @@
+using DataStore.ChangeFeed;
+
 namespace DataStore.Tests.PowerLoss;
 
 /// <summary>
@@ -7,9 +9,10 @@ namespace DataStore.Tests.PowerLoss;
 /// made, and commit order); replaying the records from the first gives exactly the store's pairs, values included (every
 /// change the data kept has its record, and no record without its change); and the next commit, made by the reader, gets a
 /// number above every one acknowledged before the power loss, which a subscriber may already have seen. Only where
-/// <c>restartAllowed</c> (a FileSystem store a Relaxed writer logged into without syncs, ADR 0020 *Relaxed*) may the log
-/// have been restarted instead: then a subscriber from the first commit gets one resynchronize event and nothing before
-/// it, numbered past every sequence the old log could have given, and the next commit after it is delivered.
+/// <c>restartAllowed</c> (a Relaxed store, ADR 0020 *Relaxed* and *The log's restart after a power loss*) may the log have
+/// been restarted instead: then a subscriber from the first commit gets the records that survived (a whole log as above,
+/// none where the restart replaced the log), then one resynchronize event at least the restart gap past them, and the next
+/// commit after it is delivered.
 /// </summary>
 public static class PowerLossLogAgreement
 {
@@ -28,7 +31,7 @@ public static class PowerLossLogAgreement
             return [$"the change log could not be read: {error}"];
         }
 
-        var failures = reading.Resync is { } resync ? RestartProblems(reading, resync, restartAllowed) : LogProblems(reading, acks, latest);
+        var failures = reading.Resync is { } resync ? RestartProblems(reading, acks, resync, restartAllowed) : LogProblems(reading, acks, latest);
         var seen = acks.Where(a => a.Index < point && a.Sequence > 0).MaxBy(a => a.Sequence);
         if (reading.Next <= seen?.Sequence)
         {
@@ -82,22 +85,24 @@ public static class PowerLossLogAgreement
         return failures;
     }
 
-    private static List<string> RestartProblems(PowerLossReading reading, long resync, bool restartAllowed)
+    private static List<string> RestartProblems(PowerLossReading reading, IReadOnlyList<PowerLossAck> acks, long resync, bool restartAllowed)
     {
         var problems = new List<string>();
         if (!restartAllowed)
         {
-            problems.Add($"a subscriber from the first commit was told to resynchronize (at {resync}): only a Relaxed FileSystem log restarts after a power loss");
+            problems.Add($"a subscriber from the first commit was told to resynchronize (at {resync}): only a Relaxed log restarts after a power loss");
         }
 
-        if (reading.Events.Count > 0)
+        // The records before the restart (none where the restart replaced the log, as on FileSystem) are judged as a whole log.
+        var before = reading.Events.Count > 0 ? reading.Events[^1].Sequence : 0;
+        if (before > 0)
         {
-            problems.Add($"{reading.Events.Count} changes were delivered before the resynchronize event of a restarted log");
+            problems.AddRange(LogProblems(reading, acks, before));
         }
 
-        if (resync <= DataStore.ChangeFeed.FileSystem.ChangeLogFiles.RestartGap)
+        if (resync < before + ChangeLogRestart.Gap)
         {
-            problems.Add($"the restarted log's sequence {resync} is not past the old log's by the restart gap");
+            problems.Add($"the restarted log's sequence {resync} is not past the old log's ({before}) by the restart gap");
         }
 
         var expected = $"Commit {resync + 1} Put:{Convert.ToHexString("feed-check"u8)}";

@@ -14,7 +14,7 @@ internal sealed partial class ChangeLogFiles
     /// How far a restarted log's sequence jumps past the highest it holds: more than the commits a Relaxed store can make
     /// between two background syncs, so no number a subscriber saw before the power loss is given to a new commit.
     /// </summary>
-    public const long RestartGap = 1L << 32;
+    public const long RestartGap = ChangeLogRestart.Gap;
 
     private const string UnsyncedMarker = "unsynced";
 

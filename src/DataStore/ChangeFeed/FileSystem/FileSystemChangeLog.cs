@@ -18,6 +18,9 @@ internal sealed class FileSystemChangeLog(ChangeLogFiles files, int retention, A
 
     public void Prune(int retain) => underWriteLock(() => files.Prune(retain));
 
+    /// <summary>Not used: a FileSystem log restarts within its own recovery, which also completes the data (<see cref="ChangeLogFiles.Restart"/>).</summary>
+    public void AppendRestart(long gap) => throw new NotSupportedException("A FileSystem change log restarts in its recovery (ChangeLogFiles.Restart).");
+
     public void Dispose()
     {
         // Nothing stays open between calls: each read and append opens its segment.

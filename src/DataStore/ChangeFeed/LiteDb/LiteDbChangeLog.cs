@@ -21,17 +21,22 @@ internal sealed class LiteDbChangeLog : IChangeLog
     private readonly LiteDbEngineGate _gate;
     private readonly Func<LiteEngine> _engine;
     private readonly Action<int> _prune;
+    private readonly Action<Action<LiteEngine>> _writeSynced;
     private LiteEngine? _counted;
     private long _latest;
     private long _appended;
     private long _written;
 
-    /// <summary>Opens the log of the engine <paramref name="engine"/> returns; <paramref name="prune"/> runs a prune in a write transaction.</summary>
-    public LiteDbChangeLog(LiteDbEngineGate gate, Func<LiteEngine> engine, Action<int> prune)
+    /// <summary>
+    /// Opens the log of the engine <paramref name="engine"/> returns; <paramref name="prune"/> runs a prune in a write
+    /// transaction, <paramref name="writeSynced"/> a write of the log's own in one, synced before it returns.
+    /// </summary>
+    public LiteDbChangeLog(LiteDbEngineGate gate, Func<LiteEngine> engine, Action<int> prune, Action<Action<LiteEngine>> writeSynced)
     {
         _gate = gate;
         _engine = engine;
         _prune = prune;
+        _writeSynced = writeSynced;
         using (gate.Engine())
         {
             _written = Latest(engine());
@@ -48,7 +53,20 @@ internal sealed class LiteDbChangeLog : IChangeLog
         }
 
         _appended = _latest + 1;
-        writer.Insert(Collection, [new BsonDocument { ["_id"] = new BsonValue(_appended), ["c"] = new BsonValue(record.ToArray()) }], BsonAutoId.Int64);
+        Insert(writer, _appended, record);
+    }
+
+    /// <summary>At open, before the store's first write: the restart record in a write transaction of its own, synced.</summary>
+    public void AppendRestart(long gap)
+    {
+        var sequence = 0L;
+        _writeSynced(writer =>
+        {
+            sequence = Latest(writer) + gap;
+            Insert(writer, sequence, []);
+        });
+        _counted = null; // the next append reads the latest again
+        Volatile.Write(ref _written, sequence);
     }
 
     /// <summary>The transaction that holds the last appended record committed; call under the write lock.</summary>
@@ -103,6 +121,9 @@ internal sealed class LiteDbChangeLog : IChangeLog
     {
         // The store owns the engine.
     }
+
+    private static void Insert(LiteEngine writer, long sequence, ReadOnlySpan<byte> record) =>
+        writer.Insert(Collection, [new BsonDocument { ["_id"] = new BsonValue(sequence), ["c"] = new BsonValue(record.ToArray()) }], BsonAutoId.Int64);
 
     private static long Latest(LiteEngine current)
     {

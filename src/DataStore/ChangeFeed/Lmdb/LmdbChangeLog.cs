@@ -16,10 +16,19 @@ internal sealed unsafe class LmdbChangeLog(LmdbEnvironment env, LmdbErrors error
 
     /// <summary>Adds <paramref name="record"/> as the next sequence's, inside the write transaction <paramref name="txn"/>.</summary>
     /// <exception cref="LmdbException">LMDB failed (a full map included, which the write loop grows and retries).</exception>
-    public static void Append(nint txn, uint feedDbi, ReadOnlySpan<byte> record)
+    public static void Append(nint txn, uint feedDbi, ReadOnlySpan<byte> record) => AppendAt(txn, feedDbi, Latest(txn, feedDbi) + 1, record);
+
+    /// <summary>Inside a write transaction: adds an empty record <paramref name="gap"/> past the latest (<see cref="ChangeLogRestart"/>); returns -1.</summary>
+    public static long AppendRestart(nint txn, uint feedDbi, long gap)
+    {
+        AppendAt(txn, feedDbi, Latest(txn, feedDbi) + gap, []);
+        return -1;
+    }
+
+    private static void AppendAt(nint txn, uint feedDbi, long sequence, ReadOnlySpan<byte> record)
     {
         Span<byte> key = stackalloc byte[KeyLength];
-        BinaryPrimitives.WriteInt64BigEndian(key, Latest(txn, feedDbi) + 1);
+        BinaryPrimitives.WriteInt64BigEndian(key, sequence);
         fixed (byte* k = key, r = record)
         {
             var keyVal = new LmdbNative.Val(k, KeyLength);
@@ -86,6 +95,22 @@ internal sealed unsafe class LmdbChangeLog(LmdbEnvironment env, LmdbErrors error
         Span<byte> count = stackalloc byte[sizeof(int)];
         BinaryPrimitives.WriteInt32LittleEndian(count, retain);
         _ = env.Write(errors, Writes.WriteKind.PruneFeed, default, count, null, out _);
+    }
+
+    /// <summary>In the environment's write loop, under the writer locks of every process; then waits for a sync that covers it.</summary>
+    public void AppendRestart(long gap)
+    {
+        Span<byte> bytes = stackalloc byte[sizeof(long)];
+        BinaryPrimitives.WriteInt64LittleEndian(bytes, gap);
+        _ = env.Write(errors, Writes.WriteKind.RestartFeed, default, bytes, null, out var ticket);
+        try
+        {
+            env.Sync.WaitUntilSynced(ticket);
+        }
+        catch (LmdbException e)
+        {
+            throw errors.Translate(e.Code, "syncing the change log's restart");
+        }
     }
 
     public void Dispose()

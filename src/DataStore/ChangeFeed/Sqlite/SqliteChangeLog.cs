@@ -16,28 +16,34 @@ internal sealed class SqliteChangeLog : IChangeLog
     private const string Select = "SELECT s, c FROM feed WHERE s > ?1 ORDER BY s LIMIT ?2";
     private const string Latest = "SELECT ifnull(max(s), 0) FROM feed";
     private const string Prune = "DELETE FROM feed WHERE s <= (SELECT max(s) FROM feed) - ?1";
+    private const string InsertRestart = "INSERT INTO feed(s, c) SELECT ifnull(max(s), 0) + ?1, x'' FROM feed";
 
     private readonly SqliteSession _writer;
     private readonly sqlite3_stmt _insert;
     private readonly Func<SqliteSession> _openReader;
+    private readonly Action _syncWal;
     private readonly Lock _readerGate = new();
     private SqliteSession? _reader;
     private sqlite3_stmt? _select;
     private sqlite3_stmt? _latest;
     private sqlite3_stmt? _prune;
 
-    private SqliteChangeLog(SqliteSession writer, sqlite3_stmt insert, Func<SqliteSession> openReader)
+    private SqliteChangeLog(SqliteSession writer, sqlite3_stmt insert, Func<SqliteSession> openReader, Action syncWal)
     {
         _writer = writer;
         _insert = insert;
         _openReader = openReader;
+        _syncWal = syncWal;
     }
 
-    /// <summary>Creates the table if needed and prepares the writer's insert; <paramref name="openReader"/> opens the log's own connection.</summary>
-    public static SqliteChangeLog Open(SqliteSession writer, Func<SqliteSession> openReader)
+    /// <summary>
+    /// Creates the table if needed and prepares the writer's insert; <paramref name="openReader"/> opens the log's own
+    /// connection, <paramref name="syncWal"/> makes every commit made so far durable.
+    /// </summary>
+    public static SqliteChangeLog Open(SqliteSession writer, Func<SqliteSession> openReader, Action syncWal)
     {
         writer.Execute(CreateTable, "creating the change log");
-        return new SqliteChangeLog(writer, Prepare(writer, Insert), openReader);
+        return new SqliteChangeLog(writer, Prepare(writer, Insert), openReader, syncWal);
     }
 
     /// <summary>Inserts the record of the commit in progress, on the writer's connection, inside its transaction.</summary>
@@ -101,6 +107,33 @@ internal sealed class SqliteChangeLog : IChangeLog
             raw.sqlite3_bind_int64(_prune, 1, retain);
             reader.Run(_prune!, "pruning the change log");
         }
+    }
+
+    /// <summary>On the writer's connection, before the store's first write: the restart record in its own transaction, then the WAL synced.</summary>
+    public void AppendRestart(long gap)
+    {
+        var insert = Prepare(_writer, InsertRestart);
+        try
+        {
+            _writer.Execute("BEGIN IMMEDIATE", "restarting the change log");
+            try
+            {
+                raw.sqlite3_bind_int64(insert, 1, gap);
+                _writer.Run(insert, "restarting the change log");
+                _writer.Execute("COMMIT", "restarting the change log");
+            }
+            catch
+            {
+                raw.sqlite3_exec(_writer.Db, "ROLLBACK");
+                throw;
+            }
+        }
+        finally
+        {
+            insert.Dispose();
+        }
+
+        _syncWal();
     }
 
     public void Dispose()

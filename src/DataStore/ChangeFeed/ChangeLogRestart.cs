@@ -1,0 +1,76 @@
+using System.Buffers.Binary;
+using DataStore.Platform;
+
+namespace DataStore.ChangeFeed;
+
+/// <summary>
+/// Keeps a Relaxed store's change log from giving a number twice across a power loss (ADR 0020, *The log's restart after a
+/// power loss*): a Relaxed commit is visible before it is synced, so a power loss can take back commits subscribers saw,
+/// with their records. A Relaxed writer first marks the store (the file <c>changelog-unsynced</c>, naming this boot,
+/// created synced); the first open in a later boot that finds the mark appends, durably, one empty record
+/// <see cref="Gap"/> past the log's latest, so every number that could have been seen lies before a gap, which a
+/// subscriber reads as <see cref="StoreChangeKind.Resynchronize"/>, and every new commit follows it.
+/// </summary>
+/// <remarks>Runs once per open, before the store's first write; never on the write path. Not applied where the boot is unknown (<see cref="BootIdentity"/>).</remarks>
+internal static class ChangeLogRestart
+{
+    /// <summary>How far the log jumps past its latest: more commits than a store makes between two background syncs.</summary>
+    public const long Gap = 1L << 32;
+
+    /// <summary>The marker's file name in the store's directory.</summary>
+    public const string MarkerName = "changelog-unsynced";
+
+    /// <summary>
+    /// Restarts <paramref name="log"/> when a Relaxed writer of another boot marked the store, then marks it for this boot
+    /// when this process writes without a sync (a <paramref name="durability"/> other than Durable) or restarted it (a Relaxed writer of this boot
+    /// may have marked it since this process read the mark; rewriting the mark keeps it, at the cost of one more restart).
+    /// </summary>
+    /// <exception cref="DataStoreException">The restart record or the marker could not be written; names the store.</exception>
+    public static void Prepare(IChangeLog log, string directory, StoreBackend backend, Durability durability)
+    {
+        if (BootIdentity.Current != 0)
+        {
+            StoreFiles.Guard(directory, backend, () => Run(log, directory, durability != Durability.Durable));
+        }
+    }
+
+    private static bool Run(IChangeLog log, string directory, bool relaxed)
+    {
+        var marker = Path.Combine(directory, MarkerName);
+        var boot = ReadBoot(marker);
+        if (boot == BootIdentity.Current)
+        {
+            return false;
+        }
+
+        if (boot is not null)
+        {
+            log.AppendRestart(Gap); // synced before the mark goes: a second power loss keeps the gap or the mark
+        }
+
+        if (relaxed || boot is not null)
+        {
+            Span<byte> contents = stackalloc byte[sizeof(ulong)];
+            BinaryPrimitives.WriteUInt64LittleEndian(contents, BootIdentity.Current);
+            SyncedFile.Replace(marker, contents);
+        }
+
+        return boot is not null;
+    }
+
+    // The boot a marker names; null when there is none, 0 when it is damaged (a boot that is never this one).
+    private static ulong? ReadBoot(string marker)
+    {
+        byte[] contents;
+        try
+        {
+            contents = File.ReadAllBytes(marker);
+        }
+        catch (FileNotFoundException)
+        {
+            return null;
+        }
+
+        return contents.Length == sizeof(ulong) ? BinaryPrimitives.ReadUInt64LittleEndian(contents) : 0;
+    }
+}

@@ -1,0 +1,91 @@
+using DataStore.ChangeFeed;
+using DataStore.Platform;
+
+namespace DataStore.Tests.ChangeFeed;
+
+/// <summary>
+/// A Relaxed store's log restarts past a gap at the first open in a later boot (ADR 0020, *The log's restart after a power
+/// loss*): a Relaxed writer marks the store with its boot, and an open that finds the mark of another boot appends an
+/// empty record <see cref="ChangeLogRestart.Gap"/> past the latest, so a subscriber that saw a commit a power loss may have
+/// taken back resynchronizes, and no number is given again. The other boot is played by rewriting the mark.
+/// </summary>
+public abstract class ChangeLogRestartContract : IDisposable
+{
+    private readonly TemporaryDirectory _directory = new();
+
+    protected abstract StoreBackend Backend { get; }
+
+    private string StorePath => _directory.Sub("store");
+
+    private string Marker => Path.Combine(StorePath, ChangeLogRestart.MarkerName);
+
+    [Fact]
+    public async Task A_Relaxed_store_marked_in_another_boot_restarts_its_log_and_a_subscriber_from_before_resynchronizes()
+    {
+        Assert.SkipWhen(BootIdentity.Current == 0, "the boot of this machine cannot be known (not Linux), so the log is not restarted");
+        using (var store = Open(Durability.Relaxed))
+        {
+            store.Put("a/1"u8, [1]);
+            store.Put("a/2"u8, [2]);
+        }
+
+        Assert.True(File.Exists(Marker), "a Relaxed writer marks the store before its first commit");
+        using (var same = Open(Durability.Relaxed))
+        {
+            Assert.Equal(2, same.ChangeSequence()); // same boot: nothing was lost, nothing to restart
+        }
+
+        File.WriteAllBytes(Marker, BitConverter.GetBytes(BootIdentity.Current ^ 1)); // the machine restarted since
+        using var restarted = Open(Durability.Relaxed);
+        var restartedAt = 2 + ChangeLogRestart.Gap;
+        Assert.Equal(restartedAt, restarted.ChangeSequence());
+        Assert.Equal(BootIdentity.Current, BitConverter.ToUInt64(File.ReadAllBytes(Marker)));
+        Assert.Equal([2], restarted.Get("a/2"u8));
+
+        var first = await First(restarted, after: 2); // a subscriber that saw commit 2
+        Assert.Equal((StoreChangeKind.Resynchronize, restartedAt), (first.Kind, first.Sequence));
+        restarted.Put("a/3"u8, [3]);
+        var next = await First(restarted, after: restartedAt);
+        Assert.Equal((StoreChangeKind.Commit, restartedAt + 1), (next.Kind, next.Sequence));
+        Assert.Equal("a/3"u8.ToArray(), next.Changes.Single().Key);
+    }
+
+    [Fact]
+    public void A_Durable_store_writes_no_mark_and_keeps_its_sequence()
+    {
+        using (var store = Open(Durability.Durable))
+        {
+            store.Put("a/1"u8, [1]);
+        }
+
+        Assert.False(File.Exists(Marker));
+        using var reopened = Open(Durability.Durable);
+        Assert.Equal(1, reopened.ChangeSequence());
+    }
+
+    public void Dispose()
+    {
+        _directory.Dispose();
+        GC.SuppressFinalize(this);
+    }
+
+    private static async Task<StoreChange> First(IKeyValueStore store, long after)
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        await foreach (var change in store.Watch([], after, timeout.Token))
+        {
+            return change;
+        }
+
+        throw new InvalidOperationException("the subscription ended without an event");
+    }
+
+    private IKeyValueStore Open(Durability durability) => KeyValueStore.Open(new DataStoreOptions
+    {
+        Path = StorePath,
+        Backend = Backend,
+        ChangeFeed = true,
+        Durability = durability,
+        Timeout = TimeSpan.FromSeconds(10),
+    });
+}
