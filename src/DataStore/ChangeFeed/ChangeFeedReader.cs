@@ -4,7 +4,8 @@ namespace DataStore.ChangeFeed;
 
 /// <summary>
 /// One subscription: reads the change log from a position, yields the commits that touch [start, end), and waits for the
-/// operating system's wake-up when it has caught up. A gap before the next record (pruned past the retention) or a log
+/// operating system's wake-up when it has caught up. A gap before the next record (pruned past the retention, or a log
+/// restarted past a gap after a power loss, <see cref="ChangeLogRestart"/>) or a log
 /// behind the position (a restored store), or a position from before the feed was last turned on again (the commits made while it
 /// was off have no records), becomes one <see cref="StoreChangeKind.Resynchronize"/> event.
 /// </summary>
@@ -30,22 +31,28 @@ internal static class ChangeFeedReader
             cancellationToken.ThrowIfCancellationRequested();
             var page = store.ReadChanges(position, PageSize);
             var records = page.Records;
-            var gap = page.Latest < position || (page.Latest > position && (records.Count == 0 || records[0].Sequence != position + 1));
-            if (gap)
-            {
-                yield return Resynchronize(page.Latest);
-                position = page.Latest;
-                continue;
-            }
-
+            var gap = page.Latest < position || (page.Latest > position && records.Count == 0);
             foreach (var entry in records)
             {
+                if (entry.Sequence != position + 1) // pruned before it, or a log restarted past a gap (ChangeLogRestart)
+                {
+                    gap = true;
+                    break;
+                }
+
                 position = entry.Sequence;
                 var changes = Decode(entry, directory, backend, start, end);
                 if (changes.Count > 0)
                 {
                     yield return new StoreChange(StoreChangeKind.Commit, entry.Sequence, changes);
                 }
+            }
+
+            if (gap)
+            {
+                yield return Resynchronize(page.Latest);
+                position = page.Latest;
+                continue;
             }
 
             if (position >= page.Latest) // caught up (a page may hold fewer records than asked for, as an owner's answer does)
