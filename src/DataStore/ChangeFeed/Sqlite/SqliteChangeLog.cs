@@ -109,7 +109,7 @@ internal sealed class SqliteChangeLog : IChangeLog
         }
     }
 
-    /// <summary>On the writer's connection, before the store's first write: the restart record in its own transaction, then the WAL synced.</summary>
+    /// <summary>On the writer's connection, before the store's first write: the restart record in its own transaction, checkpointed, then the WAL synced.</summary>
     public void AppendRestart(long gap)
     {
         var insert = Prepare(_writer, InsertRestart);
@@ -133,6 +133,9 @@ internal sealed class SqliteChangeLog : IChangeLog
             insert.Dispose();
         }
 
+        // Empties the log when no other process reads it: a power loss can leave frames of the old boot behind the ones
+        // SQLite writes after restarting its log, which the log check (SqliteWalCheck) would then take for damage.
+        _writer.Execute("PRAGMA wal_checkpoint(TRUNCATE)", "restarting the change log");
         _syncWal();
     }
 
