@@ -30,17 +30,21 @@ internal static class ChangeLogRestart
     {
         if (BootIdentity.Current != 0)
         {
-            StoreFiles.Guard(directory, backend, () => Run(log, directory, durability != Durability.Durable));
+            StoreFiles.Guard(directory, backend, () =>
+            {
+                Run(log, directory, durability != Durability.Durable);
+                return 0;
+            });
         }
     }
 
-    private static bool Run(IChangeLog log, string directory, bool relaxed)
+    private static void Run(IChangeLog log, string directory, bool relaxed)
     {
         var marker = Path.Combine(directory, MarkerName);
         var boot = ReadBoot(marker);
         if (boot == BootIdentity.Current)
         {
-            return false;
+            return;
         }
 
         if (boot is not null)
@@ -54,8 +58,6 @@ internal static class ChangeLogRestart
             BinaryPrimitives.WriteUInt64LittleEndian(contents, BootIdentity.Current);
             SyncedFile.Replace(marker, contents);
         }
-
-        return boot is not null;
     }
 
     // The boot a marker names; null when there is none, 0 when it is damaged (a boot that is never this one).
