@@ -133,9 +133,6 @@ internal sealed class SqliteChangeLog : IChangeLog
             insert.Dispose();
         }
 
-        // Empties the log when no other process reads it: a power loss can leave frames of the old boot behind the ones
-        // SQLite writes after restarting its log, which the log check (SqliteWalCheck) would then take for damage.
-        _writer.Execute("PRAGMA wal_checkpoint(TRUNCATE)", "restarting the change log");
         _syncWal();
     }
 

@@ -29,21 +29,27 @@ internal readonly record struct SqliteWalBegun(ulong Boot, byte[] Header)
 
     /// <summary>
     /// Records that the log beside <paramref name="walFile"/> began with <paramref name="header"/> in this boot. Only a
-    /// header SQLite would accept is recorded; nothing is recorded when the boot cannot be known.
+    /// header SQLite would accept is recorded; nothing is recorded when the boot cannot be known. When
+    /// <paramref name="previous"/> (the header the file held before) has the same salts, the log did not begin anew: SQLite
+    /// kept the generation of a log whose frames its recovery did not take (after a power loss, its unsynced frames may be
+    /// there in any order), so it is recorded with no boot, which the check never takes for this one.
     /// </summary>
     /// <exception cref="IOException">The record could not be written.</exception>
-    public static void Write(string walFile, ReadOnlySpan<byte> header)
+    public static void Write(string walFile, ReadOnlySpan<byte> header, byte[]? previous)
     {
         if (BootIdentity.Current == 0 || !SqliteWalFormat.IsHeader(header))
         {
             return;
         }
 
+        var sameGeneration = previous is not null && SqliteWalFormat.IsHeader(previous)
+            && SqliteWalFormat.Salts(previous, frame: false) == SqliteWalFormat.Salts(header, frame: false);
+
         Span<byte> record = stackalloc byte[Length];
         record.Clear();
         Magic.CopyTo(record);
         record[4] = Version;
-        BinaryPrimitives.WriteUInt64LittleEndian(record[8..], BootIdentity.Current);
+        BinaryPrimitives.WriteUInt64LittleEndian(record[8..], sameGeneration ? 0 : BootIdentity.Current);
         header[..SqliteWalFormat.HeaderSize].CopyTo(record[16..]);
         BinaryPrimitives.WriteUInt32LittleEndian(record[48..], Checksum(record[..48]));
         using var handle = File.OpenHandle(PathBeside(walFile), FileMode.OpenOrCreate, FileAccess.Write, FileShare.ReadWrite | FileShare.Delete);
@@ -73,6 +79,21 @@ internal readonly record struct SqliteWalBegun(ulong Boot, byte[] Header)
         }
 
         return new SqliteWalBegun(BinaryPrimitives.ReadUInt64LittleEndian(record[8..]), record[16..48].ToArray());
+    }
+
+    /// <summary>The log header <paramref name="walFile"/> holds now, or null when it has none (missing, shorter, unreadable).</summary>
+    public static byte[]? HeaderIn(string walFile)
+    {
+        var header = new byte[SqliteWalFormat.HeaderSize];
+        try
+        {
+            using var handle = File.OpenHandle(walFile, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+            return RandomAccess.Read(handle, header, 0) == header.Length ? header : null;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
     }
 
     private static string PathBeside(string walFile) => Path.Combine(Path.GetDirectoryName(walFile) ?? ".", FileName);

@@ -8,7 +8,10 @@ namespace DataStore.Sqlite.Pages;
 /// The one replaced method of a write-ahead log opened through <see cref="SqlitePageVfs"/>: when SQLite writes a log
 /// header (a new log, or one starting over after a checkpoint), the store records it with this boot
 /// (<see cref="SqliteWalBegun"/>), so the open's <see cref="SqliteWalCheck"/> can tell a damaged log from a torn one.
-/// The bytes SQLite writes are passed on unchanged.
+/// The bytes SQLite writes are passed on unchanged. SQLite writes a header with the salts of the one already in the file
+/// when it begins writing a log whose recovery found no frame (after a power loss, say): frames of that generation left
+/// behind the new ones, from before the restart, would then chain on in the check, so such a log is recorded as begun in
+/// no known boot and stays SQLite's to recover (<see cref="SqliteWalBegun.Write"/>).
 /// </summary>
 internal static unsafe class SqliteWalFile
 {
@@ -16,15 +19,18 @@ internal static unsafe class SqliteWalFile
     public static int Write(SqliteFile* file, byte* buffer, int amount, long offset)
     {
         var state = SqlitePageVfs.State(file);
+        var header = offset == 0 && amount == SqliteWalFormat.HeaderSize && state->Name is not null;
+        var walFile = header ? Marshal.PtrToStringUTF8((IntPtr)state->Name)! : null;
+        var previous = walFile is null ? null : SqliteWalBegun.HeaderIn(walFile);
         var rc = state->Original->Write(file, buffer, amount, offset);
-        if (rc != 0 || offset != 0 || amount != SqliteWalFormat.HeaderSize || state->Name is null)
+        if (rc != 0 || walFile is null)
         {
             return rc;
         }
 
         try
         {
-            SqliteWalBegun.Write(Marshal.PtrToStringUTF8((IntPtr)state->Name)!, new ReadOnlySpan<byte>(buffer, amount));
+            SqliteWalBegun.Write(walFile, new ReadOnlySpan<byte>(buffer, amount), previous);
         }
         catch (Exception)
         {
