@@ -81,16 +81,19 @@ internal readonly record struct SqliteWalBegun(ulong Boot, byte[] Header)
         return new SqliteWalBegun(BinaryPrimitives.ReadUInt64LittleEndian(record[8..]), record[16..48].ToArray());
     }
 
-    /// <summary>The log header <paramref name="walFile"/> holds now, or null when it has none (missing, shorter, unreadable).</summary>
+    /// <summary>
+    /// The log header <paramref name="walFile"/> holds now, or null when it has none (missing, shorter, unreadable). Never
+    /// throws: it is called from inside SQLite's write of the log.
+    /// </summary>
     public static byte[]? HeaderIn(string walFile)
     {
-        var header = new byte[SqliteWalFormat.HeaderSize];
         try
         {
+            var header = new byte[SqliteWalFormat.HeaderSize];
             using var handle = File.OpenHandle(walFile, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
             return RandomAccess.Read(handle, header, 0) == header.Length ? header : null;
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        catch (Exception)
         {
             return null;
         }

@@ -19,8 +19,7 @@ internal static unsafe class SqliteWalFile
     public static int Write(SqliteFile* file, byte* buffer, int amount, long offset)
     {
         var state = SqlitePageVfs.State(file);
-        var header = offset == 0 && amount == SqliteWalFormat.HeaderSize && state->Name is not null;
-        var walFile = header ? Marshal.PtrToStringUTF8((IntPtr)state->Name)! : null;
+        var walFile = offset == 0 && amount == SqliteWalFormat.HeaderSize && state->Name is not null ? LogFile(state->Name) : null;
         var previous = walFile is null ? null : SqliteWalBegun.HeaderIn(walFile);
         var rc = state->Original->Write(file, buffer, amount, offset);
         if (rc != 0 || walFile is null)
@@ -39,5 +38,18 @@ internal static unsafe class SqliteWalFile
         }
 
         return rc;
+    }
+
+    // The log's path; null when it cannot be read (nothing is thrown into SQLite: the header is then simply not recorded).
+    private static string? LogFile(byte* name)
+    {
+        try
+        {
+            return Marshal.PtrToStringUTF8((IntPtr)name);
+        }
+        catch (Exception)
+        {
+            return null;
+        }
     }
 }
