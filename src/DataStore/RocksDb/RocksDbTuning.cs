@@ -11,7 +11,7 @@ namespace DataStore.RocksDb;
 internal sealed record RocksDbTuning(long BlockCacheBytes, long WriteBufferBytes, double BloomBitsPerKey, RocksDbCompression Compression, bool PipelinedWrites)
 {
     private const long MinCacheBytes = 32L << 20;
-    private const long MaxCacheBytes = 128L << 20;
+    private const long MaxCacheBytes = 64L << 20;
 
     /// <summary>Index and filter blocks live in the block cache (counted in its capacity), with level 0's pinned there.</summary>
     public bool IndexAndFiltersInCache { get; init; }
@@ -26,7 +26,7 @@ internal sealed record RocksDbTuning(long BlockCacheBytes, long WriteBufferBytes
     public bool MemtableFilter { get; init; }
 
     /// <summary>
-    /// The defaults for a desktop application: a block cache of 1/256 of the machine's memory between 32 and 128 MiB
+    /// The defaults for a desktop application: a block cache of 1/512 of the machine's memory between 32 and 64 MiB
     /// (<see cref="CacheFor"/>; it fills only as blocks are read), two 16 MiB memtables, bloom filters kept in the cache,
     /// level 0 (flushed memtables, soon compacted) uncompressed and LZ4 below: with RocksDB's dynamic level sizes a small
     /// store's data sits in one level below level 0, which an uncompressed level 1 would leave uncompressed.
@@ -59,6 +59,6 @@ internal sealed record RocksDbTuning(long BlockCacheBytes, long WriteBufferBytes
         _ => Desktop,
     };
 
-    /// <summary>The block cache for a machine with <paramref name="memoryBytes"/> of memory: 1/256 of it, at least 32 and at most 128 MiB.</summary>
-    public static long CacheFor(long memoryBytes) => Math.Clamp(memoryBytes / 256, MinCacheBytes, MaxCacheBytes);
+    /// <summary>The block cache for a machine with <paramref name="memoryBytes"/> of memory: 1/512 of it, at least 32 and at most 64 MiB.</summary>
+    public static long CacheFor(long memoryBytes) => Math.Clamp(memoryBytes / 512, MinCacheBytes, MaxCacheBytes);
 }

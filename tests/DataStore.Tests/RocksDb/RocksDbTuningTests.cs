@@ -26,9 +26,9 @@ public sealed partial class RocksDbTuningTests : IDisposable
         Assert.Contains("memtable_whole_key_filtering=true", options, StringComparison.Ordinal);
         Assert.Contains("compression_per_level=kNoCompression:kLZ4Compression:kLZ4Compression:kLZ4Compression:kLZ4Compression:kLZ4Compression:kLZ4Compression", options, StringComparison.Ordinal);
 
-        // 1/256 of the machine's memory, between 32 and 128 MiB.
+        // 1/512 of the machine's memory, between 32 and 64 MiB.
         var memory = GC.GetGCMemoryInfo().TotalAvailableMemoryBytes;
-        var expected = Math.Clamp(memory / 256, 32L << 20, 128L << 20);
+        var expected = Math.Clamp(memory / 512, 32L << 20, 64L << 20);
         var log = File.ReadAllText(Path.Combine(StorePath, "LOG"));
         var capacity = long.Parse(Capacity().Match(log).Groups[1].Value, CultureInfo.InvariantCulture);
         Assert.Equal(expected, capacity);
