@@ -19,7 +19,7 @@ internal static class DumpFile
             }
 
             File.Move(temporary, full, overwrite: false);
-            DataStore.Platform.DirectorySync.Sync(Path.GetDirectoryName(full)!); // the new name survives a power loss too
+            SyncedDirectory.Sync(Path.GetDirectoryName(full)!); // the new name survives a power loss too
             return result;
         }
         catch (DirectoryNotFoundException)

@@ -1,4 +1,3 @@
-using DataStore.Manifest;
 using Microsoft.Extensions.Configuration;
 
 namespace DataStore.Cli;
@@ -36,10 +35,10 @@ internal static class StoreLocator
 
         options.CreateIfMissing = options.CreateIfMissing && mayCreate && options.Backend is not null;
         var directory = Path.GetFullPath(options.Path);
-        if (!options.CreateIfMissing && !StoreManifest.Exists(directory))
+        if (!options.CreateIfMissing && !KeyValueStore.Exists(directory))
         {
             var hint = mayCreate ? "; pass --backend NAME to create one" : "";
-            throw CliException.Store($"no store at '{directory}' (no {StoreManifest.FileName}){hint}.");
+            throw CliException.Store($"no store at '{directory}' (no datastore.json){hint}.");
         }
 
         return options;

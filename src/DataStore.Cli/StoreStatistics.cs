@@ -2,22 +2,9 @@ using System.Globalization;
 
 namespace DataStore.Cli;
 
-/// <summary>Counts keys and sizes a store's directory, for <c>count</c> and <c>info</c>.</summary>
+/// <summary>Sizes on disk (a store's directory, for <c>info</c> and <c>compact</c>) and how to print them.</summary>
 internal static class StoreStatistics
 {
-    /// <summary>How many keys start with <paramref name="prefix"/> (a keys-only scan; every key: the whole-store read, which lets writers in).</summary>
-    public static long CountKeys(IKeyValueStore store, ReadOnlySpan<byte> prefix)
-    {
-        using var cursor = prefix.IsEmpty ? DataStore.Transfer.WholeStore.Read(store, keysOnly: true) : store.ScanPrefix(prefix, keysOnly: true);
-        long count = 0;
-        while (cursor.MoveNext())
-        {
-            count++;
-        }
-
-        return count;
-    }
-
     /// <summary>The total length of the files under <paramref name="directory"/>; files that vanish meanwhile (an engine compacting) count as 0.</summary>
     public static long SizeOnDisk(string directory)
     {

@@ -138,6 +138,18 @@ public static class KeyValueStore
         return engine;
     }
 
+    /// <summary>True when the directory <paramref name="path"/> holds a store (its manifest, <c>datastore.json</c>); opens nothing.</summary>
+    /// <remarks>
+    /// False for a missing directory, an empty one, and one that lost its manifest but still holds an engine's files, which
+    /// <see cref="Open(DataStoreOptions, ILoggerFactory?)"/> refuses rather than create a new store over (ADR 0013).
+    /// </remarks>
+    /// <exception cref="ArgumentException"><paramref name="path"/> is null or empty.</exception>
+    public static bool Exists(string path)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        return StoreManifest.Exists(System.IO.Path.GetFullPath(path));
+    }
+
     /// <summary>True when this build (with the packages the application references) can open stores of <paramref name="backend"/>.</summary>
     public static bool IsAvailable(StoreBackend backend) => backend == StoreBackend.InMemory || BackendCatalog.Find(backend) is not null;
 

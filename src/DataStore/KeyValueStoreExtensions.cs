@@ -52,6 +52,26 @@ public static class KeyValueStoreExtensions
         return EnumerateKeys(() => store.ScanPrefix(start, keysOnly: true));
     }
 
+    /// <summary>How many keys start with <paramref name="prefix"/> (the empty prefix: every key), counted by one keys-only scan.</summary>
+    /// <remarks>
+    /// The count is of one state of the store where the backend declares <see cref="StoreCapabilities.SnapshotScans"/> (every
+    /// backend DataStore ships), and writers of every thread and process go on while it counts: on FileSystem each waits at
+    /// most one chunk of the scan (ADR 0022). It costs what the scan costs: a long count on LiteDb holds the pages it read in
+    /// LiteDB's cache until it ends (ADR 0024).
+    /// </remarks>
+    public static long CountKeys(this IKeyValueStore store, ReadOnlySpan<byte> prefix)
+    {
+        ArgumentNullException.ThrowIfNull(store);
+        using var cursor = store.ScanPrefix(prefix, keysOnly: true);
+        long count = 0;
+        while (cursor.MoveNext())
+        {
+            count++;
+        }
+
+        return count;
+    }
+
     private static IEnumerable<KeyValuePair<byte[], byte[]>> Enumerate(Func<IKeyValueCursor> open)
     {
         using var cursor = open();

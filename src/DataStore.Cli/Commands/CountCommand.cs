@@ -20,7 +20,7 @@ internal static class CountCommand
             var prefixText = context.Parse.GetValue(prefix) ?? "";
             var prefixBytes = context.Decode(prefixText, "the prefix");
             using var store = context.OpenStore();
-            var count = StatusDisplay.While("Counting keys", () => StoreStatistics.CountKeys(store, prefixBytes));
+            var count = StatusDisplay.While("Counting keys", () => store.CountKeys(prefixBytes));
             if (context.Parse.GetValue(json))
             {
                 JsonOutput.Write(context, new CountRecord(prefixText, count), CliJsonContext.Default.CountRecord);

@@ -1,7 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
 using DataStore.Cli.Json;
-using DataStore.Manifest;
 
 namespace DataStore.Cli.Commands;
 
@@ -15,8 +14,8 @@ internal static class InfoCommand
         return new(command, context =>
         {
             using var store = context.OpenStore();
-            var manifest = StoreManifest.OpenOrCreate(store.Path, new DataStoreOptions { Path = store.Path, CreateIfMissing = false });
-            var keys = StatusDisplay.While("Counting keys", () => StoreStatistics.CountKeys(store, []));
+            var manifest = StoreConfiguration.Read(store.Path);
+            var keys = StatusDisplay.While("Counting keys", () => store.CountKeys([]));
             var bytes = StoreStatistics.SizeOnDisk(store.Path);
             var packed = store.Backend == StoreBackend.Packed ? PackedStore.Describe(store.Path) : null;
             if (context.Parse.GetValue(json))

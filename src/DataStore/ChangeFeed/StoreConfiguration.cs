@@ -1,10 +1,25 @@
 using DataStore.ChangeFeed;
+using DataStore.Manifest;
 
 namespace DataStore;
 
 /// <summary>Reads and changes the store-wide settings of an existing store (ADR 0020: turning the change feed on or off).</summary>
 public static class StoreConfiguration
 {
+    /// <summary>The backend, format version and durability the store at <paramref name="path"/> records in its manifest; the store is not opened.</summary>
+    /// <remarks>Takes no lock and writes nothing, so it works while other processes have the store open, and on read-only media.</remarks>
+    /// <exception cref="ArgumentException"><paramref name="path"/> is null or empty.</exception>
+    /// <exception cref="DataStoreException">There is no store (no manifest), or the manifest cannot be read, is damaged or of a newer format.</exception>
+    public static StoreInfo Read(string path)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        var directory = System.IO.Path.GetFullPath(path);
+        var manifest = StoreFiles.Guard(directory, StoreBackend.Sqlite, () => StoreManifest.Exists(directory)
+            ? StoreManifest.ReadExisting(directory)
+            : throw new DataStoreException(StoreFailure.Io, directory, StoreBackend.Sqlite, $"there is no store here (no {StoreManifest.FileName})."));
+        return new StoreInfo(directory, manifest.Backend, manifest.FormatVersion, manifest.Durability);
+    }
+
     /// <summary>The change-feed setting of the store at <paramref name="path"/>, read from its manifest.</summary>
     /// <exception cref="DataStoreException">There is no store, or its manifest is damaged or of a newer format.</exception>
     public static ChangeFeedConfiguration ReadChangeFeed(string path)

@@ -33,7 +33,7 @@ internal sealed class StoreSizes
         }
     }
 
-    public void Add(KeyValueStoreBase store)
+    public void Add(IMeasuredStore store)
     {
         if (store.Backend is StoreBackend.InMemory or StoreBackend.FileSystem || string.IsNullOrEmpty(store.Path))
         {
@@ -49,7 +49,7 @@ internal sealed class StoreSizes
                 _pruneAt = Math.Max(16, _stores.Count * 2);
             }
 
-            _stores.Add(new Tracked(new WeakReference<KeyValueStoreBase>(store), store.Backend.ToString(), store.Path));
+            _stores.Add(new Tracked(new WeakReference<IMeasuredStore>(store), store.Backend.ToString(), store.Path));
         }
     }
 
@@ -69,7 +69,7 @@ internal sealed class StoreSizes
         return measurements;
     }
 
-    private sealed class Tracked(WeakReference<KeyValueStoreBase> store, string backend, string path)
+    private sealed class Tracked(WeakReference<IMeasuredStore> store, string backend, string path)
     {
         private long _measuredAt;
 

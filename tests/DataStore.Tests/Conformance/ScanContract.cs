@@ -103,4 +103,43 @@ public abstract class ScanContract : StoreContract
         Assert.Equal(6, store.EnumerateKeys(Bytes.Utf8("mods/")).Count());
         Assert.Equal(2, store.EnumerateRange(Bytes.Utf8("mods/a"), Bytes.Utf8("mods/b")).Count());
     }
+
+    [Fact]
+    public void CountKeys_counts_the_keys_under_a_prefix_and_every_key_under_the_empty_prefix()
+    {
+        var store = OpenWithMods();
+        Assert.Equal(8, store.CountKeys([]));
+        Assert.Equal(6, store.CountKeys(Bytes.Utf8("mods/")));
+        Assert.Equal(1, store.CountKeys(Bytes.Utf8("modsx")));
+        Assert.Equal(0, store.CountKeys(Bytes.Utf8("mods/zz")));
+        store.Delete(Bytes.Utf8("mods/ab"));
+        Assert.Equal(5, store.CountKeys(Bytes.Utf8("mods/")));
+        Assert.Equal(0, Open(path: Directory.Sub("empty")).CountKeys([]));
+    }
+
+    // What `datastore count` and `info` rely on: counting a whole store never holds writers for the count (ADR 0024).
+    [Fact]
+    public async Task A_keys_only_scan_of_everything_lets_writers_in_and_counts_the_store_as_it_began()
+    {
+        var store = Open(o => o.Timeout = TimeSpan.FromSeconds(2));
+        var batch = new WriteBatch();
+        for (var i = 0; i < 1_000; i++)
+        {
+            batch.Put([(byte)'k', .. BitConverter.GetBytes(i).Reverse()], Bytes.Random(100, i));
+        }
+
+        store.Write(batch);
+        using (var cursor = store.ScanPrefix([], keysOnly: true))
+        {
+            Assert.True(cursor.MoveNext());
+
+            // Both ahead of the cursor: the scan must not see them, and they must not wait for the scan to end.
+            var writer = Task.Run(() => store.Write(new WriteBatch().Put("z1"u8, "1"u8).Put("z2"u8, "2"u8).Delete([(byte)'k', 0, 0, 3, 231])),
+                TestContext.Current.CancellationToken);
+            await writer.WaitAsync(TimeSpan.FromSeconds(30), TestContext.Current.CancellationToken);
+            Assert.Equal(999, StoreAssert.Drain(cursor).Count);
+        }
+
+        Assert.Equal(1_001, store.CountKeys([]));
+    }
 }

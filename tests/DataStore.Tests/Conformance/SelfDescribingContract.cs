@@ -65,4 +65,26 @@ public abstract class SelfDescribingContract : StoreContract
         using var store = KeyValueStore.Open(StorePath);
         Assert.Equal(Backend, store.Backend);
     }
+
+    [Fact]
+    public void Exists_and_Read_describe_a_store_from_its_manifest_without_opening_it()
+    {
+        RequireCapability(StoreCapabilities.SelfDescribing, Rule);
+        Assert.False(KeyValueStore.Exists(StorePath));
+        var store = Open(o => o.Durability = Durability.Durable);
+        store.Put("key"u8, "value"u8);
+
+        var info = StoreConfiguration.Read(StorePath); // while this process has it open
+        Assert.Equal((Path.GetFullPath(StorePath), Backend, Backend == StoreBackend.Sqlite ? 4 : 2, Durability.Durable),
+            (info.Path, info.Backend, info.FormatVersion, info.Durability));
+        store.Dispose();
+
+        var files = Files();
+        Assert.True(KeyValueStore.Exists(StorePath));
+        Assert.Equal(Backend, StoreConfiguration.Read(StorePath).Backend);
+        Assert.Equal(files, Files()); // nothing created, removed or rewritten: the store was not opened
+    }
+
+    private List<(string Name, long Length, DateTime Written)> Files() =>
+        [.. new DirectoryInfo(StorePath).EnumerateFiles("*", SearchOption.AllDirectories).Select(f => (f.FullName, f.Length, f.LastWriteTimeUtc)).OrderBy(f => f.FullName, StringComparer.Ordinal)];
 }

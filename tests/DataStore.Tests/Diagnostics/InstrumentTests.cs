@@ -75,17 +75,21 @@ public sealed class InstrumentTests : IDisposable
         var sizes = new DataStore.Diagnostics.StoreSizes();
         for (var i = 0; i < 24; i++)
         {
-            using var closed = (KeyValueStoreBase)KeyValueStore.Open(new DataStoreOptions { Path = _directory.Sub($"closed-{i}") });
-            sizes.Add(closed);
+            using var closed = KeyValueStore.Open(new DataStoreOptions { Path = _directory.Sub($"closed-{i}") });
+            sizes.Add(AsMeasured(closed));
         }
 
-        using var open = (KeyValueStoreBase)KeyValueStore.Open(new DataStoreOptions { Path = _directory.Sub("open") });
-        sizes.Add(open);
+        using var open = KeyValueStore.Open(new DataStoreOptions { Path = _directory.Sub("open") });
+        sizes.Add(AsMeasured(open));
 
         Assert.InRange(sizes.Count, 1, 16);
         var measured = Assert.Single(sizes.Observe());
         Assert.Contains(new KeyValuePair<string, object?>("path", open.Path), measured.Tags.ToArray());
     }
+
+    // Every store DataStore opens is one the size gauge can measure.
+    private static DataStore.Diagnostics.IMeasuredStore AsMeasured(IKeyValueStore store) =>
+        store as DataStore.Diagnostics.IMeasuredStore ?? throw new InvalidOperationException($"a {store.Backend} store the size gauge cannot measure");
 
     private List<Measured> Sizes(string path)
     {
