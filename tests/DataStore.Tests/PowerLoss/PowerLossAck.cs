@@ -33,6 +33,17 @@ public sealed record PowerLossAck(int Index, long TimeNs, char Kind, int Number,
         return acks;
     }
 
+    /// <summary>
+    /// The sequences a subscriber of the writer's process saw (<c>S n</c> marks, with the feed), each with the index of its
+    /// mark: a number whose mark comes before a point was visible before the power loss, acknowledged or not.
+    /// </summary>
+    public static List<(int Index, long Sequence)> SeenBySubscriber(IEnumerable<LogRecord> records) =>
+        records.Where(r => r.Kind == LogKind.Mark)
+            .SelectMany(r => Encoding.ASCII.GetString(r.Data).Split('\n', StringSplitOptions.RemoveEmptyEntries)
+                .Where(line => line.StartsWith("S ", StringComparison.Ordinal))
+                .Select(line => (r.Index, long.Parse(line[2..], NumberStyles.None, CultureInfo.InvariantCulture))))
+            .ToList();
+
     private static long SequenceAt(string[] parts, int at) => parts.Length > at ? long.Parse(parts[at], NumberStyles.None, CultureInfo.InvariantCulture) : 0;
 
     private static int Parse(string text) => int.Parse(text, NumberStyles.None, CultureInfo.InvariantCulture);
