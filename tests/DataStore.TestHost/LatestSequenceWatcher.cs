@@ -1,10 +1,13 @@
+using System.Diagnostics;
 using DataStore;
 
 namespace DataStore.TestHost;
 
 /// <summary>
 /// A subscriber that reads the store's latest change-feed sequence over and over on a thread of its own and reports each
-/// new one (<c>S n</c>) as soon as it sees it: a commit is visible from the moment this sees it, acknowledged or not.
+/// new one (<c>S n t</c>) with the moment it had seen it by (<c>t</c>, <see cref="Stopwatch.GetTimestamp"/>: on Linux
+/// CLOCK_MONOTONIC in nanoseconds, the power-loss shim's clock): the commit was visible then, acknowledged or not. The time,
+/// not the line's place in the shim's log, says when: the shim writes a line only after a sync in progress has returned.
 /// </summary>
 internal sealed class LatestSequenceWatcher : IDisposable
 {
@@ -32,7 +35,7 @@ internal sealed class LatestSequenceWatcher : IDisposable
             if (latest > seen)
             {
                 seen = latest;
-                report($"S {latest}");
+                report($"S {latest} {Stopwatch.GetTimestamp()}");
             }
 
             Thread.Yield();
