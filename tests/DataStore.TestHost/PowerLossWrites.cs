@@ -14,9 +14,9 @@ namespace DataStore.TestHost;
 /// one DeletePrefix (<c>X j</c>). After each call returns it appends one line to the marks file (<c>P i</c>, <c>B i</c>,
 /// <c>H j i</c>, <c>D j</c>, <c>X j</c>; with the feed followed by the commit's sequence, which any subscriber may have
 /// seen from then on) with one unbuffered write, which the power-loss shim records in order with the
-/// store's own file operations. With the feed, a subscriber thread reads the store's latest sequence over and over and
-/// marks each new one it sees (<c>S n</c>), so the marks show a number seen before its commit was acknowledged. A FileSystem store given a <c>split-limit</c> (a number after the arguments, as the
-/// tests' lowered directory limit) splits its leaves after a few keys, its splits prepared beside the writes (ADR 0008),
+/// store's own file operations. With the feed, a subscriber thread marks each new sequence it sees and when
+/// (<c>S n t</c>, <see cref="LatestSequenceWatcher"/>), so the marks show a number seen before its commit was acknowledged.
+/// A FileSystem store given a <c>split-limit</c> (a number after the arguments, as the tests' lowered directory limit) splits its leaves after a few keys, its splits prepared beside the writes (ADR 0008),
 /// so the log crosses preparations and publishes; it then makes at least three limits' worth of writes.
 /// </summary>
 internal static class PowerLossWrites

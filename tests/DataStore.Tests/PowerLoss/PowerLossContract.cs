@@ -13,7 +13,8 @@ namespace DataStore.Tests.PowerLoss;
 /// torn; that plus a random subset of them, torn into 4 KiB pieces (a disk's reorderings). The last two also keep a
 /// random later cut of the unsynced name changes. With the feed, a subscriber in the writer's process marks every sequence
 /// it sees and when, and one more point, synced only, is cut at the moment it had seen a number not yet acknowledged (the
-/// records made before then): no store may give a number seen before its point to a new commit. The first point of each round is also written after it was read (<see cref="PowerLossReading.Rewrite"/>).
+/// records made before then): no store may give a number seen before its point to a new commit. The first point of each
+/// round is also written to after it was read (<see cref="PowerLossReading.Rewrite"/>).
 /// </summary>
 /// <remarks>
 /// CI runs one round of <see cref="DefaultPoints"/> points per backend and durability. A soak:
