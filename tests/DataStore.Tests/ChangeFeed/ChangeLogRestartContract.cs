@@ -6,8 +6,9 @@ namespace DataStore.Tests.ChangeFeed;
 /// <summary>
 /// A store's log restarts past a gap at the first open in a later boot (ADR 0020, *The log's restart after a power
 /// loss*): a writer whose commits are visible before they are synced (Relaxed; Durable on Sqlite, Lmdb, LiteDb) marks the
-/// store with its boot, and an open that finds the mark of another boot appends an empty record <see cref="ChangeLogRestart.Gap"/> past the latest, so a subscriber that saw a commit a power loss may have
-/// taken back resynchronizes, and no number is given again. The other boot is played by rewriting the mark.
+/// store with its boot, and an open that finds the mark of another boot appends an empty record
+/// <see cref="ChangeLogRestart.Gap"/> past the latest, so a subscriber that saw a commit a power loss may have taken back
+/// resynchronizes, and no number is given again. The other boot is played by rewriting the mark.
 /// </summary>
 public abstract class ChangeLogRestartContract : IDisposable
 {
