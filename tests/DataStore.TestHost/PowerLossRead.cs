@@ -9,7 +9,8 @@ namespace DataStore.TestHost;
 /// <c>VERIFY problems</c> (empty when healthy), for a store with the change feed its latest sequence (<c>FEED n</c>), every
 /// logged change from the first (<c>EVENT sequence kind keyhex endhex</c>, <c>RESYNC sequence</c> and <c>AFTER-RESYNC ...</c>
 /// where the log was restarted, or <c>EVENTS-ERROR type message</c>) and the
-/// sequence a new commit gets (<c>NEXT n</c>: one Put of <c>probe/</c>, made after everything else was read), then <c>END i</c>.
+/// sequence a new commit gets (<c>NEXT n</c>: one Put of <c>probe/</c>, made after everything else was read), then for a
+/// directory given as <c>+dir</c> and a store that opened, <c>REWRITE problems</c> (<see cref="PowerLossRewrite"/>), then <c>END i</c>.
 /// </summary>
 internal static class PowerLossRead
 {
@@ -18,34 +19,48 @@ internal static class PowerLossRead
         for (var i = 0; i < directories.Count; i++)
         {
             Console.WriteLine($"STORE {i}");
-            try
+            var rewrite = directories[i].StartsWith('+');
+            var directory = rewrite ? directories[i][1..] : directories[i];
+            if (Read(backend, directory) && rewrite)
             {
-                using var store = KeyValueStore.Open(new DataStoreOptions { Path = directories[i], Backend = backend, Timeout = TimeSpan.FromSeconds(10) });
-                foreach (var (key, value) in store.EnumeratePrefix([]))
-                {
-                    Console.WriteLine($"PAIR {Convert.ToHexString(key)} {Convert.ToHexString(value)}");
-                }
-
-                var report = store.VerifyAsync().GetAwaiter().GetResult();
-                Console.WriteLine($"VERIFY {string.Join(" | ", report.Problems).ReplaceLineEndings(" ")}");
-                if (store is DataStore.ChangeFeed.IChangeFeedStore { ChangeFeedOn: true })
-                {
-                    PrintEvents(store);
-                    store.Put("probe/"u8, "p"u8);
-                    Console.WriteLine($"NEXT {store.ChangeSequence()}");
-                }
-            }
-#pragma warning disable CA1031 // every failure is the answer for this store, printed for the test to judge
-            catch (Exception e)
-#pragma warning restore CA1031
-            {
-                Console.WriteLine($"ERROR {e.GetType().Name} {e.Message.ReplaceLineEndings(" ")}");
+                Console.WriteLine($"REWRITE {PowerLossRewrite.Run(backend, directory)}");
             }
 
             Console.WriteLine($"END {i}");
         }
 
         return 0;
+    }
+
+    // Prints what the store holds; false when it did not open or read.
+    private static bool Read(StoreBackend backend, string directory)
+    {
+        try
+        {
+            using var store = KeyValueStore.Open(new DataStoreOptions { Path = directory, Backend = backend, Timeout = TimeSpan.FromSeconds(10) });
+            foreach (var (key, value) in store.EnumeratePrefix([]))
+            {
+                Console.WriteLine($"PAIR {Convert.ToHexString(key)} {Convert.ToHexString(value)}");
+            }
+
+            var report = store.VerifyAsync().GetAwaiter().GetResult();
+            Console.WriteLine($"VERIFY {string.Join(" | ", report.Problems).ReplaceLineEndings(" ")}");
+            if (store is DataStore.ChangeFeed.IChangeFeedStore { ChangeFeedOn: true })
+            {
+                PrintEvents(store);
+                store.Put("probe/"u8, "p"u8);
+                Console.WriteLine($"NEXT {store.ChangeSequence()}");
+            }
+
+            return true;
+        }
+#pragma warning disable CA1031 // every failure is the answer for this store, printed for the test to judge
+        catch (Exception e)
+#pragma warning restore CA1031
+        {
+            Console.WriteLine($"ERROR {e.GetType().Name} {e.Message.ReplaceLineEndings(" ")}");
+            return false;
+        }
     }
 
     private static void PrintEvents(IKeyValueStore store)

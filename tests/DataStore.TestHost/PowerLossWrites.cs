@@ -14,8 +14,9 @@ namespace DataStore.TestHost;
 /// one DeletePrefix (<c>X j</c>). After each call returns it appends one line to the marks file (<c>P i</c>, <c>B i</c>,
 /// <c>H j i</c>, <c>D j</c>, <c>X j</c>; with the feed followed by the commit's sequence, which any subscriber may have
 /// seen from then on) with one unbuffered write, which the power-loss shim records in order with the
-/// store's own file operations. A FileSystem store given a <c>split-limit</c> (a number after the arguments, as the
-/// tests' lowered directory limit) splits its leaves after a few keys, its splits prepared beside the writes (ADR 0008),
+/// store's own file operations. With the feed, a subscriber thread marks each new sequence it sees and when
+/// (<c>S n t</c>, <see cref="LatestSequenceWatcher"/>), so the marks show a number seen before its commit was acknowledged.
+/// A FileSystem store given a <c>split-limit</c> (a number after the arguments, as the tests' lowered directory limit) splits its leaves after a few keys, its splits prepared beside the writes (ADR 0008),
 /// so the log crosses preparations and publishes; it then makes at least three limits' worth of writes.
 /// </summary>
 internal static class PowerLossWrites
@@ -39,6 +40,7 @@ internal static class PowerLossWrites
         var random = new Random(seed);
         var count = 0;
         using (var store = Open(options, splitLimit))
+        using (var subscriber = feed ? new LatestSequenceWatcher(store, line => Mark(marks, line)) : null)
         {
             Mark(marks, "OPENED");
             var clock = Stopwatch.StartNew();
@@ -109,5 +111,12 @@ internal static class PowerLossWrites
     private static void Mark(FileStream marks, string line, IKeyValueStore store, bool feed) =>
         Mark(marks, feed ? $"{line} {store.ChangeSequence()}" : line);
 
-    private static void Mark(FileStream marks, string line) => marks.Write(Encoding.ASCII.GetBytes(line + "\n"));
+    // Two threads mark with the feed (the writer and the subscriber): one write at a time, each a line of its own.
+    private static void Mark(FileStream marks, string line)
+    {
+        lock (marks)
+        {
+            marks.Write(Encoding.ASCII.GetBytes(line + "\n"));
+        }
+    }
 }

@@ -4,9 +4,10 @@ using DataStore.Platform;
 namespace DataStore.ChangeFeed;
 
 /// <summary>
-/// Keeps a Relaxed store's change log from giving a number twice across a power loss (ADR 0020, *The log's restart after a
-/// power loss*): a Relaxed commit is visible before it is synced, so a power loss can take back commits subscribers saw,
-/// with their records. A Relaxed writer first marks the store (the file <c>changelog-unsynced</c>, naming this boot,
+/// Keeps a store's change log from giving a number twice across a power loss (ADR 0020, *The log's restart after a
+/// power loss*): a commit that is visible before it is synced (every Relaxed commit; on Sqlite, Lmdb and LiteDb the Durable
+/// commit in flight too, shown before its group sync) can be taken back by a power loss after subscribers saw it, with its
+/// record. A writer whose commits are so shown first marks the store (the file <c>changelog-unsynced</c>, naming this boot,
 /// created synced); the first open in a later boot that finds the mark appends, durably, one empty record
 /// <see cref="Gap"/> past the log's latest, so every number that could have been seen lies before a gap, which a
 /// subscriber reads as <see cref="StoreChangeKind.Resynchronize"/>, and every new commit follows it.
@@ -21,24 +22,24 @@ internal static class ChangeLogRestart
     public const string MarkerName = "changelog-unsynced";
 
     /// <summary>
-    /// Restarts <paramref name="log"/> when a Relaxed writer of another boot marked the store, then marks it for this boot
-    /// when this process writes without a sync (a <paramref name="durability"/> other than Durable) or restarted it (a Relaxed writer of this boot
-    /// may have marked it since this process read the mark; rewriting the mark keeps it, at the cost of one more restart).
+    /// Restarts <paramref name="log"/> when a writer of another boot marked the store, then marks it for this boot when this
+    /// process shows commits before they are synced (<paramref name="shownBeforeSynced"/>) or restarted it (a writer of this
+    /// boot may have marked it since this process read the mark; rewriting the mark keeps it, at the cost of one more restart).
     /// </summary>
     /// <exception cref="DataStoreException">The restart record or the marker could not be written; names the store.</exception>
-    public static void Prepare(IChangeLog log, string directory, StoreBackend backend, Durability durability)
+    public static void Prepare(IChangeLog log, string directory, StoreBackend backend, bool shownBeforeSynced)
     {
         if (BootIdentity.Current != 0)
         {
             StoreFiles.Guard(directory, backend, () =>
             {
-                Run(log, directory, durability != Durability.Durable);
+                Run(log, directory, shownBeforeSynced);
                 return 0;
             });
         }
     }
 
-    private static void Run(IChangeLog log, string directory, bool relaxed)
+    private static void Run(IChangeLog log, string directory, bool shownBeforeSynced)
     {
         var marker = Path.Combine(directory, MarkerName);
         var boot = ReadBoot(marker);
@@ -52,7 +53,7 @@ internal static class ChangeLogRestart
             log.AppendRestart(Gap); // synced before the mark goes: a second power loss keeps the gap or the mark
         }
 
-        if (relaxed || boot is not null)
+        if (shownBeforeSynced || boot is not null)
         {
             Span<byte> contents = stackalloc byte[sizeof(ulong)];
             BinaryPrimitives.WriteUInt64LittleEndian(contents, BootIdentity.Current);

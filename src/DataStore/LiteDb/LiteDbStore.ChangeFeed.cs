@@ -17,7 +17,8 @@ internal sealed partial class LiteDbStore : IChangeFeedStore
     public void StartChangeFeed(ChangeFeedSettings settings, ILogger logger)
     {
         _log = new LiteDbChangeLog(_engine, () => _db.Engine, PruneChangeLog, WriteLogSynced);
-        ChangeLogRestart.Prepare(_log, _directory, StoreBackend.LiteDb, _durability);
+        // The log serves a commit once LiteDB's log writer wrote it, before the log file's group sync a Durable caller waits for.
+        ChangeLogRestart.Prepare(_log, _directory, StoreBackend.LiteDb, shownBeforeSynced: true);
         _feed = ChangeFeedState.Start(_log, _directory, settings, logger);
     }
 

@@ -165,7 +165,8 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
     {
         _env.StartFeedLayout(_errors);
         var log = new ChangeFeed.Lmdb.LmdbChangeLog(_env, _errors);
-        ChangeLogRestart.Prepare(log, Path, StoreBackend.Lmdb, _durability);
+        // A Durable commit's meta page is written, and the commit visible, before the group sync a Durable caller waits for.
+        ChangeLogRestart.Prepare(log, Path, StoreBackend.Lmdb, shownBeforeSynced: true);
         _feed = ChangeFeedState.Start(log, Path, settings, logger);
     }
 

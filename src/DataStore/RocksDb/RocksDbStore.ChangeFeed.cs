@@ -24,7 +24,8 @@ internal sealed unsafe partial class RocksDbStore : IChangeFeedStore
     {
         EnsureWritable(); // the feed's column family, and every write from now on
         _log = RocksDbChangeLog.Open(this, _feedFamily, _options.Handle);
-        ChangeLogRestart.Prepare(_log, _directory, StoreBackend.RocksDb, _durability);
+        // sync = true (Durable) publishes a commit's sequence only after its WAL sync.
+        ChangeLogRestart.Prepare(_log, _directory, StoreBackend.RocksDb, shownBeforeSynced: _durability != Durability.Durable);
         _feed = ChangeFeedState.Start(_log, _directory, settings, logger);
     }
 

@@ -204,7 +204,8 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
         var log = _writer.StartChangeLog(
             () => SqliteSession.Open(file, _writer.Errors, _timeout, _writer.Checksums),
             () => _walSync.WaitUntilSynced(_walSync.Committed(), _directory, StoreBackend.Sqlite));
-        ChangeLogRestart.Prepare(log, _directory, StoreBackend.Sqlite, _durability);
+        // synchronous=NORMAL: a commit, Durable too, is visible before the WAL's group sync that a Durable caller waits for.
+        ChangeLogRestart.Prepare(log, _directory, StoreBackend.Sqlite, shownBeforeSynced: true);
         _feed = ChangeFeedState.Start(log, _directory, settings, logger);
     }
 

@@ -15,7 +15,7 @@ public sealed class LmdbWriteCombiningTests : WriteCombiningContract
     public async Task Each_caller_of_a_combined_transaction_gets_its_own_change_log_record_and_sequence()
     {
         using var store = (LmdbStore)KeyValueStore.Open(new DataStoreOptions { Path = StorePath, Backend = StoreBackend.Lmdb, ChangeFeed = true, Timeout = Wait });
-        var combined = await RunQueuedBehindAnotherProcess(
+        var combined = RunQueuedBehindAnotherProcess(
             store,
             () => store.Put("w/1"u8, "1"u8),
             () => store.Write(new WriteBatch().Put("w/2"u8, "2"u8).Delete("w/1"u8)),
@@ -43,6 +43,6 @@ public sealed class LmdbWriteCombiningTests : WriteCombiningContract
     // A pair whose stored value lacks its checksum, written through LMDB directly: reading it is a damage error.
     protected override void PutDamagedPair(IKeyValueStore store, byte[] key) => LmdbTestStores.PutRaw((LmdbStore)store, ((LmdbStore)store).Environment.Dbi, key, "zz"u8);
 
-    protected override Task<long> RunQueuedBehindAnotherProcess(IKeyValueStore store, params Action[] writes) => QueuedWriters.RunBehindAnotherProcess(
+    protected override long RunQueuedBehindAnotherProcess(IKeyValueStore store, params Action[] writes) => QueuedWriters.RunBehindAnotherProcess(
         ["hold-lmdb-write-lock", StorePath, "Lmdb", "-", "3000"], () => ((LmdbStore)store).Environment.CombinedCommits, () => ((LmdbStore)store).Environment.PendingWrites, writes);
 }

@@ -33,6 +33,18 @@ public sealed record PowerLossAck(int Index, long TimeNs, char Kind, int Number,
         return acks;
     }
 
+    /// <summary>
+    /// The sequences a subscriber of the writer's process saw (<c>S n t</c> marks, with the feed), each with the time it had
+    /// seen it by (the shim's clock): a number seen before a power loss's moment was visible then, acknowledged or not.
+    /// </summary>
+    public static List<(long TimeNs, long Sequence)> SeenBySubscriber(IEnumerable<LogRecord> records) =>
+        records.Where(r => r.Kind == LogKind.Mark)
+            .SelectMany(r => Encoding.ASCII.GetString(r.Data).Split('\n', StringSplitOptions.RemoveEmptyEntries))
+            .Where(line => line.StartsWith("S ", StringComparison.Ordinal))
+            .Select(line => line.Split(' '))
+            .Select(parts => (long.Parse(parts[2], NumberStyles.None, CultureInfo.InvariantCulture), long.Parse(parts[1], NumberStyles.None, CultureInfo.InvariantCulture)))
+            .ToList();
+
     private static long SequenceAt(string[] parts, int at) => parts.Length > at ? long.Parse(parts[at], NumberStyles.None, CultureInfo.InvariantCulture) : 0;
 
     private static int Parse(string text) => int.Parse(text, NumberStyles.None, CultureInfo.InvariantCulture);

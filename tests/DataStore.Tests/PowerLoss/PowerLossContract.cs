@@ -11,7 +11,10 @@ namespace DataStore.Tests.PowerLoss;
 /// every acknowledged write, Relaxed every one older than <c>SyncInterval</c> plus <see cref="Tolerance"/>.
 /// The points take turns: only what was synced; that plus an in-order prefix of each file's unsynced writes, the last
 /// torn; that plus a random subset of them, torn into 4 KiB pieces (a disk's reorderings). The last two also keep a
-/// random later cut of the unsynced name changes.
+/// random later cut of the unsynced name changes. With the feed, a subscriber in the writer's process marks every sequence
+/// it sees and when, and one more point, synced only, is cut at the moment it had seen a number not yet acknowledged (the
+/// records made before then): no store may give a number seen before its point to a new commit. The first point of each
+/// round is also written to after it was read (<see cref="PowerLossReading.Rewrite"/>).
 /// </summary>
 /// <remarks>
 /// CI runs one round of <see cref="DefaultPoints"/> points per backend and durability. A soak:
@@ -84,16 +87,24 @@ public abstract class PowerLossContract : StoreContract
         for (var round = 0; round < rounds; round++)
         {
             var context = $"{Backend} {durability}, seed {seed}, round {round}";
-            var (acks, stores, crashes) = ReplayRound(library!, durability, random, points, writeMs, Directory.Sub($"round-{round}"), context);
+            var (records, acks, seen, stores, crashes) = ReplayRound(library!, durability, random, points, writeMs, Directory.Sub($"round-{round}"), context);
             if (Environment.GetEnvironmentVariable("DATASTORE_POWERLOSS_KEEP") is { Length: > 0 } keep)
             {
                 stores.ForEach(s => CopyTree(s, Path.Combine(keep, $"{Backend}-{durability}-{seed}-{round}-{Path.GetFileName(s)}")));
             }
 
-            var readings = PowerLossReading.ReadAll(Backend, stores);
+            var readings = PowerLossReading.ReadAll(Backend, stores, new HashSet<int> { 0 });
             for (var p = 0; p < stores.Count; p++)
             {
-                var verdict = PowerLossJudge.Judge(readings[p], acks, crashes[p].Point, crashes[p].TimeNs, durability, bound, LogRestarts(durability));
+                // Seen before the power loss: before the first record the point leaves out was made.
+                var until = crashes[p].Point < records.Count ? records[crashes[p].Point].TimeNs : long.MaxValue;
+                var saw = seen.Where(s => s.TimeNs < until).Select(s => s.Sequence).DefaultIfEmpty().Max();
+                var verdict = PowerLossJudge.Judge(readings[p], acks, crashes[p].Point, crashes[p].TimeNs, durability, bound, LogRestarts(durability), saw);
+                if (p == 0 && readings[p].Error is null && readings[p].Rewrite is null)
+                {
+                    verdict.Failures.Add("the reader did not write to the store after reading it");
+                }
+
                 (acknowledged, lost, window, count) = (acknowledged + verdict.Acknowledged, lost + verdict.Lost, Math.Max(window, verdict.LossWindowSeconds), count + 1);
                 var where = $"{context}, point {p} (after log record {crashes[p].Point}, {crashes[p].Mode})";
                 (crashes[p].Mode == CrashMode.Reordered ? reordered : strict).AddRange(verdict.Failures.Select(f => $"{where}: {f}"));
@@ -118,13 +129,16 @@ public abstract class PowerLossContract : StoreContract
         failures.Where(f => sign is null || !f.Contains(sign, StringComparison.Ordinal)).ToList();
 
     /// <summary>Runs the writer under the shim, checks the log replays to the real directory, and writes out a crash state at each chosen point.</summary>
-    private (List<PowerLossAck> Acks, List<string> Stores, List<(int Point, long TimeNs, CrashMode Mode)> Crashes) ReplayRound(
+    private (List<LogRecord> Records, List<PowerLossAck> Acks, List<(long TimeNs, long Sequence)> Seen, List<string> Stores, List<(int Point, long TimeNs, CrashMode Mode)> Crashes) ReplayRound(
         string library, Durability durability, Random random, int points, int writeMs, string directory, string context)
     {
         var store = Path.Combine(directory, "store");
         var records = PowerLossWriter.Run(library, directory, Backend, durability, random.Next(), writeMs, SyncIntervalMilliseconds,
             [.. ChangeFeed ? new[] { "feed" } : [], .. WriterArguments], context);
-        var chosen = Enumerable.Range(0, points).Select(_ => random.Next(1, records.Count + 1)).Concat(ChosenPoints(records, random)).Order().ToList();
+        var acks = PowerLossAck.From(records);
+        var seen = PowerLossAck.SeenBySubscriber(records);
+        var seenFirst = SeenBeforeAcknowledged(records, acks, seen, random);
+        var chosen = Enumerable.Range(0, points).Select(_ => random.Next(1, records.Count + 1)).Concat(ChosenPoints(records, random)).Concat(seenFirst).Order().ToList();
         var disk = new PowerLossDisk();
         var stores = new List<string>();
         var crashes = new List<(int, long, CrashMode)>();
@@ -136,7 +150,7 @@ public abstract class PowerLossContract : StoreContract
                 disk.Apply(records[applied]);
             }
 
-            var mode = (CrashMode)(p % 3);
+            var mode = seenFirst.Contains(chosen[p]) ? CrashMode.SyncedOnly : (CrashMode)(p % 3);
             stores.Add(Path.Combine(directory, $"point-{p}"));
             disk.SaveCrashState(stores[^1], mode, new Random(random.Next()));
             crashes.Add((chosen[p], records[chosen[p] - 1].TimeNs, mode));
@@ -151,7 +165,19 @@ public abstract class PowerLossContract : StoreContract
         var differences = DirectoryComparison.Differences(store, Path.Combine(directory, "everything"), p => disk.MappedFiles.Contains(p) || IsStdioLog(p));
         Assert.True(differences.Count == 0 && disk.Unsupported.Count == 0,
             $"the log does not replay to the store the writer left ({context}): the shim missed a call.\n{string.Join('\n', differences.Concat(disk.Unsupported).Take(20))}");
-        return (PowerLossAck.From(records), stores, crashes);
+        return (records, acks, seen, stores, crashes);
+    }
+
+    /// <summary>
+    /// One point (at random among them) at the moment the subscriber had seen a sequence whose commit was not acknowledged
+    /// yet (every record made by then), so a power loss there may take back a number already seen; none when it never did.
+    /// </summary>
+    private static int[] SeenBeforeAcknowledged(List<LogRecord> records, List<PowerLossAck> acks, List<(long TimeNs, long Sequence)> seen, Random random)
+    {
+        var acknowledgedAt = acks.Where(a => a.Sequence > 0).GroupBy(a => a.Sequence).ToDictionary(g => g.Key, g => g.Min(a => a.TimeNs));
+        var early = seen.Where(s => acknowledgedAt.GetValueOrDefault(s.Sequence, long.MaxValue) > s.TimeNs).ToList();
+        var point = early.Count == 0 ? 0 : records.Count(r => r.TimeNs <= early[random.Next(early.Count)].TimeNs);
+        return point == 0 ? [] : [point];
     }
 
     /// <summary>RocksDB's info log (<c>LOG</c>, <c>LOG.old.*</c>) is written through stdio, which the shim does not see; it holds no data.</summary>

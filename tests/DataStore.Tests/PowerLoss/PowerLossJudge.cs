@@ -13,7 +13,7 @@ public sealed record PowerLossVerdict(List<string> Failures, int Acknowledged, i
 /// </summary>
 public static class PowerLossJudge
 {
-    public static PowerLossVerdict Judge(PowerLossReading reading, IReadOnlyList<PowerLossAck> allAcks, int point, long crashNs, Durability durability, TimeSpan bound, bool logRestartAllowed = false)
+    public static PowerLossVerdict Judge(PowerLossReading reading, IReadOnlyList<PowerLossAck> allAcks, int point, long crashNs, Durability durability, TimeSpan bound, bool logRestartAllowed = false, long subscriberSaw = 0)
     {
         var failures = new List<string>();
         if (reading.Error is not null)
@@ -88,7 +88,12 @@ public static class PowerLossJudge
             failures.Add($"... {required.Count - 5} more acknowledged writes lost");
         }
 
-        failures.AddRange(PowerLossLogAgreement.Check(reading, allAcks, point, logRestartAllowed));
+        failures.AddRange(PowerLossLogAgreement.Check(reading, allAcks, point, logRestartAllowed, subscriberSaw));
+        if (reading.Rewrite is { Length: > 0 } rewrite)
+        {
+            failures.Add($"writing after the power loss: {rewrite}");
+        }
+
         var window = lost.Count == 0 ? 0 : (crashNs - lost.Min(a => a.TimeNs)) / 1e9;
         return new PowerLossVerdict(failures, before.Count, lost.Count, window);
     }

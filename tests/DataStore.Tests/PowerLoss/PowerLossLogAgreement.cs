@@ -19,7 +19,8 @@ public static class PowerLossLogAgreement
     /// <summary>Part of the message when a sequence a subscriber may have seen is given to a different commit.</summary>
     public const string GivenAgain = "given again to a new commit";
 
-    public static List<string> Check(PowerLossReading reading, IReadOnlyList<PowerLossAck> acks, int point, bool restartAllowed)
+    /// <param name="subscriberSaw">The highest sequence a subscriber saw before the point (0 for none): it may be above every acknowledged one.</param>
+    public static List<string> Check(PowerLossReading reading, IReadOnlyList<PowerLossAck> acks, int point, bool restartAllowed, long subscriberSaw = 0)
     {
         if (reading.FeedLatest is not { } latest)
         {
@@ -32,12 +33,13 @@ public static class PowerLossLogAgreement
         }
 
         var failures = reading.Resync is { } resync ? RestartProblems(reading, acks, resync, restartAllowed) : LogProblems(reading, acks, latest);
-        var seen = acks.Where(a => a.Index < point && a.Sequence > 0).MaxBy(a => a.Sequence);
-        if (reading.Next <= seen?.Sequence)
+        var acknowledged = acks.Where(a => a.Index < point && a.Sequence > 0).Select(a => a.Sequence).DefaultIfEmpty().Max();
+        var seen = Math.Max(acknowledged, subscriberSaw);
+        if (reading.Next <= seen)
         {
             var made = acks.Where(a => a.Sequence > 0).ToDictionary(a => a.Sequence);
-            failures.Add($"sequence {reading.Next} {GivenAgain} after the power loss: commit {reading.Next} ({(made.TryGetValue(reading.Next.Value, out var ack) ? Changes(ack) : "not marked")}) was " +
-                $"acknowledged before it (up to {seen.Sequence}), so a subscriber may have seen it");
+            var how = reading.Next <= acknowledged ? $"acknowledged before it (up to {acknowledged}), so a subscriber may have seen it" : $"seen by a subscriber before it (up to {seen}) and not yet acknowledged";
+            failures.Add($"sequence {reading.Next} {GivenAgain} after the power loss: commit {reading.Next} ({(made.TryGetValue(reading.Next.Value, out var ack) ? Changes(ack) : "not marked")}) was {how}");
         }
 
         return failures;

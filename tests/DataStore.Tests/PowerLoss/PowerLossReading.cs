@@ -28,16 +28,24 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
     public string? AfterResync { get; set; }
 
     /// <summary>
+    /// What went wrong when the reader, after reading the store, wrote new keys and a batch, closed, reopened and read them
+    /// back (<c>REWRITE</c>; empty when all was well); null where that was not asked or the store did not open.
+    /// </summary>
+    public string? Rewrite { get; set; }
+
+    /// <summary>
     /// Opens and reads each store in a <c>DataStore.TestHost power-loss-read</c> child; when the child dies on a store
     /// (a crash of the reading process), that store's reading is the error and a new child reads the rest. The child
-    /// runs as after a restart of the machine: <c>DATASTORE_BOOT_ID</c> names a boot other than the writer's.
+    /// runs as after a restart of the machine: <c>DATASTORE_BOOT_ID</c> names a boot other than the writer's. The stores
+    /// whose index is in <paramref name="rewrite"/> are also written after they were read (<see cref="Rewrite"/>).
     /// </summary>
-    public static List<PowerLossReading> ReadAll(StoreBackend backend, IReadOnlyList<string> stores)
+    public static List<PowerLossReading> ReadAll(StoreBackend backend, IReadOnlyList<string> stores, ISet<int>? rewrite = null)
     {
         var readings = new List<PowerLossReading>();
+        var arguments = stores.Select((s, i) => rewrite?.Contains(i) == true ? "+" + s : s).ToList();
         while (readings.Count < stores.Count)
         {
-            var (code, output) = ChildProcess.Run(["power-loss-read", "-", backend.ToString(), "-", .. stores.Skip(readings.Count)], TimeSpan.FromMinutes(5),
+            var (code, output) = ChildProcess.Run(["power-loss-read", "-", backend.ToString(), "-", .. arguments.Skip(readings.Count)], TimeSpan.FromMinutes(5),
                 ["env", $"DATASTORE_BOOT_ID=after-a-power-loss-{Guid.NewGuid():N}"]);
             var parsed = Parse(output);
             readings.AddRange(parsed);
@@ -54,7 +62,7 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
     private static List<PowerLossReading> Parse(string output)
     {
         var readings = new List<PowerLossReading>();
-        string? error = null, problems = "", eventsError = null, afterResync = null;
+        string? error = null, problems = "", eventsError = null, afterResync = null, rewritten = null;
         long? resync = null;
         var pairs = new Dictionary<string, string>(StringComparer.Ordinal);
         var events = new List<(long, string, string, string)>();
@@ -63,7 +71,7 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
         {
             if (line.StartsWith("STORE ", StringComparison.Ordinal))
             {
-                (error, problems, pairs, events, eventsError, feed, next, resync, afterResync) = (null, "", new Dictionary<string, string>(StringComparer.Ordinal), [], null, null, null, null, null);
+                (error, problems, pairs, events, eventsError, feed, next, resync, afterResync, rewritten) = (null, "", new Dictionary<string, string>(StringComparer.Ordinal), [], null, null, null, null, null, null);
             }
             else if (line.StartsWith("PAIR ", StringComparison.Ordinal))
             {
@@ -91,6 +99,10 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
             {
                 afterResync = line[13..];
             }
+            else if (line.StartsWith("REWRITE", StringComparison.Ordinal))
+            {
+                rewritten = line.Length > 8 ? line[8..] : "";
+            }
             else if (line.StartsWith("EVENTS-ERROR ", StringComparison.Ordinal))
             {
                 eventsError = line[13..];
@@ -106,7 +118,7 @@ public sealed record PowerLossReading(string? Error, Dictionary<string, string> 
             else if (line.StartsWith("END ", StringComparison.Ordinal))
             {
                 _ = int.Parse(line[4..], CultureInfo.InvariantCulture);
-                var reading = new PowerLossReading(error, pairs, problems) { EventsError = eventsError, FeedLatest = feed, Next = next, Resync = resync, AfterResync = afterResync };
+                var reading = new PowerLossReading(error, pairs, problems) { EventsError = eventsError, FeedLatest = feed, Next = next, Resync = resync, AfterResync = afterResync, Rewrite = rewritten };
                 reading.Events.AddRange(events);
                 readings.Add(reading);
             }

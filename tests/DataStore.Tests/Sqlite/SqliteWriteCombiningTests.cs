@@ -53,7 +53,7 @@ public sealed class SqliteWriteCombiningTests : WriteCombiningContract
         BreakChecksum(StorePath, key);
     }
 
-    protected override Task<long> RunQueuedBehindAnotherProcess(IKeyValueStore store, params Action[] writes) => QueuedWriters.RunBehindAnotherProcess(
+    protected override long RunQueuedBehindAnotherProcess(IKeyValueStore store, params Action[] writes) => QueuedWriters.RunBehindAnotherProcess(
         ["hold-sqlite-write-lock", StorePath, "Sqlite", "-", "3000"], () => ((SqliteStore)store).Writes.CombinedCommits, () => ((SqliteStore)store).Writes.PendingWrites, writes);
 
     // Changes the stored checksum of a pair from outside the store: reading the pair is then a damage error.

@@ -156,14 +156,17 @@ public sealed class CombinedWriterTests
 
     private Task WaitUntilQueued(int count) => WaitUntil(() => _writer.PendingWrites >= count);
 
-    private static async Task WaitUntil(Func<bool> condition)
+    // Waits on the test's own thread (no await): under load the thread pool may not run a continuation within the wait.
+    private static Task WaitUntil(Func<bool> condition)
     {
         var clock = System.Diagnostics.Stopwatch.StartNew();
         while (!condition())
         {
             Assert.True(clock.Elapsed < QueuedWriters.Wait, "the writers did not get where the test needs them");
-            await Task.Delay(2, TestContext.Current.CancellationToken);
+            Thread.Sleep(2);
         }
+
+        return Task.CompletedTask;
     }
 
     private Func<Outcome> Put(string key, string value = "v") => () => Write(WriteKind.Put, key, null, Errors, value);

@@ -15,7 +15,7 @@ public abstract class WriteCombiningContract : IDisposable
     protected string StorePath => _directory.Sub("store");
 
     [Fact]
-    public async Task Combined_writers_each_get_their_own_result_and_a_failed_precondition_writes_nothing()
+    public void Combined_writers_each_get_their_own_result_and_a_failed_precondition_writes_nothing()
     {
         using (var store = Open(Durability.Relaxed))
         {
@@ -23,7 +23,7 @@ public abstract class WriteCombiningContract : IDisposable
             store.Write(new WriteBatch().Put("range/1"u8, "x"u8).Put("range/2"u8, "x"u8));
             PreconditionFailure? failure = null;
             long removed = -1;
-            var combined = await RunQueuedBehindAnotherProcess(
+            var combined = RunQueuedBehindAnotherProcess(
                 store,
                 () => store.Put("first"u8, "1"u8),
                 () => store.TryWrite(new WriteBatch().RequireValue("cas"u8, "other"u8).Put("cas"u8, "v2"u8).Put("lost"u8, "x"u8), out failure),
@@ -45,12 +45,12 @@ public abstract class WriteCombiningContract : IDisposable
     }
 
     [Fact]
-    public async Task A_write_that_fails_in_a_combined_transaction_fails_alone_and_the_others_commit()
+    public void A_write_that_fails_in_a_combined_transaction_fails_alone_and_the_others_commit()
     {
         using var store = Open(Durability.Durable);
         PutDamagedPair(store, "damaged"u8.ToArray());
         Exception? error = null;
-        var combined = await RunQueuedBehindAnotherProcess(
+        var combined = RunQueuedBehindAnotherProcess(
             store,
             () => store.Put("first"u8, "1"u8),
             () => error = Record.Exception(() => store.Write(new WriteBatch().RequireValue("damaged"u8, "v"u8).Put("lost"u8, "x"u8))),
@@ -76,5 +76,5 @@ public abstract class WriteCombiningContract : IDisposable
     protected abstract void PutDamagedPair(IKeyValueStore store, byte[] key);
 
     /// <summary>Runs <paramref name="writes"/> queued behind another process holding the writer (<see cref="QueuedWriters"/>); returns the combined commits.</summary>
-    protected abstract Task<long> RunQueuedBehindAnotherProcess(IKeyValueStore store, params Action[] writes);
+    protected abstract long RunQueuedBehindAnotherProcess(IKeyValueStore store, params Action[] writes);
 }
