@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Text;
 using DataStore;
 using DataStore.FileSystem;
+using DataStore.Platform;
 using Microsoft.Extensions.Logging.Abstractions;
 
 namespace DataStore.TestHost;
@@ -45,9 +46,11 @@ internal static class PowerLossWrites
             Mark(marks, "OPENED");
             var clock = Stopwatch.StartNew();
             var batch = new WriteBatch();
-            // With a split limit, at least three limits' worth of writes, so leaves split on a slow machine too.
+            // With a split limit, at least three limits' worth of writes, and on until a split has been published (its
+            // preparation runs on the thread pool, which a loaded machine can hold back past the writes' time), at most
+            // fifty limits' worth.
             var minimum = splitLimit * 3;
-            for (var i = 1; clock.ElapsedMilliseconds < milliseconds || count < minimum; i++, count++)
+            for (var i = 1; clock.ElapsedMilliseconds < milliseconds || count < minimum || AwaitingSplit(options.Path, splitLimit, count); i++, count++)
             {
                 switch (random.Next(feed ? 5 : 3))
                 {
@@ -87,6 +90,10 @@ internal static class PowerLossWrites
         Console.WriteLine($"DONE {count}");
         return 0;
     }
+
+    private static bool AwaitingSplit(string path, int splitLimit, int count) =>
+        splitLimit > 0 && count < splitLimit * 50 && PosixLinks.Available
+        && !Directory.EnumerateFiles(path, KeyNames.SplitMarker, SearchOption.AllDirectories).Any();
 
     private static IKeyValueStore Open(DataStoreOptions options, int splitLimit)
     {
