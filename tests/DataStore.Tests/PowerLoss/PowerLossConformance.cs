@@ -43,10 +43,6 @@ public sealed class RocksDbFeedPowerLossContract : PowerLossContract
     protected override bool ChangeFeed => true;
 
     protected override bool LogRestarts(Durability durability) => durability == Durability.Relaxed;
-
-    protected override string? ReorderedDefect(Durability durability) => durability == Durability.Relaxed
-        ? "Known defect (docs/reliability.md, \"The change feed through a power loss\"): a Relaxed store whose WAL kept a hole in its unsynced tail can come back without a range of commits and with later ones (the log shows the hole)."
-        : null;
 }
 
 public sealed class FileSystemPowerLossContract : PowerLossContract
