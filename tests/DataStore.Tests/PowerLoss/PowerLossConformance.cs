@@ -21,8 +21,6 @@ public sealed class SqliteFeedPowerLossContract : PowerLossContract
     protected override StoreBackend Backend => StoreBackend.Sqlite;
 
     protected override bool ChangeFeed => true;
-
-    protected override bool LogRestarts(Durability durability) => durability == Durability.Relaxed;
 }
 
 /// <summary>Lmdb with the change feed: the log is a named database written in the commit's own write transaction; Relaxed restarts it after a power loss.</summary>
@@ -31,8 +29,6 @@ public sealed class LmdbFeedPowerLossContract : PowerLossContract
     protected override StoreBackend Backend => StoreBackend.Lmdb;
 
     protected override bool ChangeFeed => true;
-
-    protected override bool LogRestarts(Durability durability) => durability == Durability.Relaxed;
 }
 
 /// <summary>RocksDb with the change feed: the log is a column family written in the commit's own write batch; Relaxed restarts it after a power loss.</summary>
@@ -41,8 +37,6 @@ public sealed class RocksDbFeedPowerLossContract : PowerLossContract
     protected override StoreBackend Backend => StoreBackend.RocksDb;
 
     protected override bool ChangeFeed => true;
-
-    protected override bool LogRestarts(Durability durability) => durability == Durability.Relaxed;
 }
 
 public sealed class FileSystemPowerLossContract : PowerLossContract
@@ -63,8 +57,6 @@ public sealed class FileSystemFeedPowerLossContract : PowerLossContract
     protected override StoreBackend Backend => StoreBackend.FileSystem;
 
     protected override bool ChangeFeed => true;
-
-    protected override bool LogRestarts(Durability durability) => durability == Durability.Relaxed;
 }
 
 public sealed class LiteDbPowerLossContract : PowerLossContract
@@ -78,6 +70,4 @@ public sealed class LiteDbFeedPowerLossContract : PowerLossContract
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 
     protected override bool ChangeFeed => true;
-
-    protected override bool LogRestarts(Durability durability) => durability == Durability.Relaxed;
 }
