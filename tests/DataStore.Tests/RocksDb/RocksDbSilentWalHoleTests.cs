@@ -28,7 +28,7 @@ public sealed class RocksDbSilentWalHoleTests : IDisposable
         {
             for (var i = 0; i < Keys; i++)
             {
-                store.Put(Key(i), new byte[ValueSize]);
+                store.Put(RocksDbDamageTests.Key(i), new byte[ValueSize]); // k/{i}
             }
 
             CopyFiles(_directory.Sub("store"), image); // what a power loss leaves when the page cache was written back: every put in the WAL
@@ -55,14 +55,6 @@ public sealed class RocksDbSilentWalHoleTests : IDisposable
     }
 
     public void Dispose() => _directory.Dispose();
-
-    private static byte[] Key(int i)
-    {
-        var key = new byte[6];
-        "k/"u8.CopyTo(key);
-        BinaryPrimitives.WriteInt32BigEndian(key.AsSpan(2), i);
-        return key;
-    }
 
     // Opened by a child that runs as another boot, as after a power loss.
     private static List<int> ReadKeys(string store)
