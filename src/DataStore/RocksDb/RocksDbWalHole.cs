@@ -46,7 +46,8 @@ internal static class RocksDbWalHole
         {
         }
 
-        if (walk.Cut is not { } cut || cut.Expected <= mark.Sequence)
+        // Everything the sync covered must lie before the hole: a hole before any record may not reach back to it either.
+        if (walk.Cut is not { } cut || (cut.Expected != 0 ? cut.Expected <= mark.Sequence : cut.Found <= mark.Sequence + 1))
         {
             return;
         }

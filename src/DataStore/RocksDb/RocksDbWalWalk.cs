@@ -3,7 +3,10 @@ using DataStore.Integrity;
 
 namespace DataStore.RocksDb;
 
-/// <summary>Where RocksDB's WAL reader passed over lost bytes without a word (<see cref="File"/> is an index into the files walked).</summary>
+/// <summary>
+/// Where RocksDB's WAL reader passed over lost bytes without a word (<see cref="File"/> is an index into the files walked),
+/// the sequence number the records before it lead to (0 when none came before it) and the one the record after it has.
+/// </summary>
 internal readonly record struct RocksDbWalCut(int File, long Offset, ulong Expected, ulong Found);
 
 /// <summary>
@@ -127,7 +130,7 @@ internal sealed class RocksDbWalWalk
         _batchHeaderLength += take;
     }
 
-    // A whole write batch: it must go on from the one before, unless nothing was passed over between them.
+    // A whole write batch: after bytes passed over, it must go on from the one before.
     private bool Complete()
     {
         _inRecord = false;
@@ -138,8 +141,9 @@ internal sealed class RocksDbWalWalk
 
         var sequence = BinaryPrimitives.ReadUInt64LittleEndian(_batchHeader);
         var count = BinaryPrimitives.ReadUInt32LittleEndian(_batchHeader.AsSpan(8));
-        if (_passedOver is { } skipped && _next != 0 && sequence > _next)
+        if (_passedOver is { } skipped && (_next == 0 || sequence > _next))
         {
+            // With no record before it, the lost bytes began the WAL: RocksDB writes whole records from its start.
             Cut = new RocksDbWalCut(skipped.File, skipped.Offset, _next, sequence);
             return true;
         }

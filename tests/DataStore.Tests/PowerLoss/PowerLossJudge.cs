@@ -13,6 +13,9 @@ public sealed record PowerLossVerdict(List<string> Failures, int Acknowledged, i
 /// </summary>
 public static class PowerLossJudge
 {
+    /// <summary>What every failure of <see cref="LostBeforeKept"/> says: an older write lost while a newer one was kept.</summary>
+    public const string HoleInHistory = "a hole in the history";
+
     public static PowerLossVerdict Judge(PowerLossReading reading, IReadOnlyList<PowerLossAck> allAcks, int point, long crashNs, Durability durability, TimeSpan bound, bool logRestartAllowed = false)
     {
         var failures = new List<string>();
@@ -106,7 +109,7 @@ public static class PowerLossJudge
         var lastKept = newKeys.FindLastIndex(a => !missing.Contains(a));
         var hole = newKeys.Take(lastKept).Where(missing.Contains).ToList();
         return hole.Count == 0 ? [] :
-            [$"lost {hole.Count} acknowledged writes ({hole[0].Kind} {hole[0].Number} .. {hole[^1].Kind} {hole[^1].Number}) and kept a later one ({newKeys[lastKept].Kind} {newKeys[lastKept].Number}): a hole in the history"];
+            [$"lost {hole.Count} acknowledged writes ({hole[0].Kind} {hole[0].Number} .. {hole[^1].Kind} {hole[^1].Number}) and kept a later one ({newKeys[lastKept].Kind} {newKeys[lastKept].Number}): {HoleInHistory}"];
     }
 
     private static (string Tag, int Number, string Suffix) Split(byte[] key)

@@ -15,13 +15,13 @@ public sealed class RocksDbSilentWalHoleTests : IDisposable
     private const int ValueSize = 100;
     private const int RecordsPerBlock = RocksDbWalWalk.BlockSize / RecordSize; // so every block starts with a whole record
     private const int Keys = 3 * RecordsPerBlock;
-    private const int FirstLost = RecordsPerBlock + 100;
-    private const ulong Synced = 10; // the store's record: a WAL sync covered the first 10 puts
 
     private readonly TemporaryDirectory _directory = new();
 
-    [Fact]
-    public void A_hole_the_WAL_reader_passes_over_costs_every_write_after_it_not_only_the_ones_in_it()
+    [Theory]
+    [InlineData(RecordsPerBlock + 100, 10)] // lost from the second block's 100th record; a sync covered the first 10 puts
+    [InlineData(0, 0)] // lost from the WAL's start, nothing synced
+    public void A_hole_the_WAL_reader_passes_over_costs_every_write_after_it_not_only_the_ones_in_it(int firstLost, int synced)
     {
         var image = _directory.Sub("image");
         using (var store = KeyValueStore.Open(new DataStoreOptions { Path = _directory.Sub("store"), Backend = StoreBackend.RocksDb, Durability = Durability.Relaxed }))
@@ -43,15 +43,15 @@ public sealed class RocksDbSilentWalHoleTests : IDisposable
             Assert.True(header[6] == 1 && BinaryPrimitives.ReadUInt16LittleEndian(header.AsSpan(4)) == RecordSize - 7,
                 $"the third block of the WAL does not start with a whole {RecordSize}-byte record: the test's layout no longer holds");
 
-            // The disk kept the third block and lost the second from its 100th record on.
-            stream.Position = RocksDbWalWalk.BlockSize + (FirstLost - RecordsPerBlock) * RecordSize;
+            // The disk kept the third block and lost what came before it from the record of put firstLost on.
+            stream.Position = (long)firstLost * RecordSize;
             stream.Write(new byte[2 * RocksDbWalWalk.BlockSize - stream.Position]);
         }
 
-        RocksDbSyncMark.TryWrite(image, Synced, durable: false, NullLogger.Instance);
+        RocksDbSyncMark.TryWrite(image, (ulong)synced, durable: false, NullLogger.Instance);
         var kept = ReadKeys(image);
-        Assert.True(kept.SequenceEqual(Enumerable.Range(0, FirstLost)),
-            $"expected puts 0..{FirstLost - 1} and nothing after them; the store came back with {kept.Count} puts, {kept.Count(k => k >= FirstLost)} of them after the hole");
+        Assert.True(kept.SequenceEqual(Enumerable.Range(0, firstLost)),
+            $"expected puts 0..{firstLost - 1} and nothing after them; the store came back with {kept.Count} puts, {kept.Count(k => k >= firstLost)} of them after the hole");
     }
 
     public void Dispose() => _directory.Dispose();
