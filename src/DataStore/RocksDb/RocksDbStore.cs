@@ -68,6 +68,7 @@ internal sealed unsafe partial class RocksDbStore : KeyValueStoreBase
 
     public static RocksDbStore Open(string directory, Durability durability, DataStoreOptions options, ILogger logger)
     {
+        RocksDbWalHole.CutSilentHole(directory); // before any open replays the WAL past a hole it does not report
         var nativeOptions = RocksDbOptions.Create(RocksDbTuning.Current);
         try
         {

@@ -21,12 +21,50 @@ namespace DataStore.RocksDb;
 /// </remarks>
 internal static class RocksDbWalHole
 {
+    /// <summary>
+    /// Before the store is opened: cuts its WAL at a hole RocksDB's reader passes over without a word
+    /// (<see cref="RocksDbWalWalk"/>: every recovery mode would replay the writes after it without the ones it lost), when
+    /// the hole lies past the last recorded sync of a store last open Relaxed in another boot. What is cut is newer than
+    /// that sync, which Relaxed may lose; a hole anywhere else is left to RocksDB's own checks.
+    /// </summary>
+    /// <remarks>
+    /// The WAL files after the hole's are emptied first and the hole's own file is truncated at the hole last, each synced:
+    /// a power loss in between leaves the hole to be found and cut again at the next open.
+    /// </remarks>
+    public static void CutSilentHole(string directory)
+    {
+        if (RelaxedMarkFromAnotherBoot(directory) is not { } mark)
+        {
+            return;
+        }
+
+        var wals = Directory.GetFiles(directory, "*.log")
+            .Select(path => (Path: path, Number: ulong.TryParse(Path.GetFileNameWithoutExtension(path), out var number) ? number : 0))
+            .Where(wal => wal.Number != 0).OrderBy(wal => wal.Number).Select(wal => wal.Path).ToList();
+        var walk = new RocksDbWalWalk();
+        for (var i = 0; i < wals.Count && Walk(directory, walk, i, wals[i]); i++)
+        {
+        }
+
+        // Everything the sync covered must lie before the hole: a hole before any record may not reach back to it either.
+        if (walk.Cut is not { } cut || (cut.Expected != 0 ? cut.Expected <= mark.Sequence : cut.Found <= mark.Sequence + 1))
+        {
+            return;
+        }
+
+        for (var i = wals.Count - 1; i > cut.File; i--)
+        {
+            Truncate(directory, wals[i], 0);
+        }
+
+        Truncate(directory, wals[cut.File], cut.Offset);
+    }
 
     /// <summary>The open store, or <see cref="IntPtr.Zero"/> when the hole cannot be told apart from damage.</summary>
     public static IntPtr TryOpen(string directory, RocksDbOptions options, IntPtr name, string[] families, out IntPtr[] handles)
     {
         handles = [];
-        if (RocksDbSyncMark.Read(directory) is not { Durable: false } mark || (mark.Boot != 0 && mark.Boot == BootIdentity.Current))
+        if (RelaxedMarkFromAnotherBoot(directory) is not { } mark)
         {
             return IntPtr.Zero;
         }
@@ -39,6 +77,37 @@ internal static class RocksDbWalHole
         finally
         {
             Rocks.rocksdb_options_set_wal_recovery_mode(options.Handle, RocksDbWalRecovery.TolerateCorruptedTailRecords);
+        }
+    }
+
+    // The store's record of its last WAL sync, when it was last open Relaxed and the machine restarted since (or its boot is unknown).
+    private static RocksDbSyncMark? RelaxedMarkFromAnotherBoot(string directory) =>
+        RocksDbSyncMark.Read(directory) is { Durable: false } mark && (mark.Boot == 0 || mark.Boot != BootIdentity.Current) ? mark : null;
+
+    private static bool Walk(string directory, RocksDbWalWalk walk, int index, string wal)
+    {
+        try
+        {
+            using var stream = new FileStream(wal, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, bufferSize: 1);
+            return walk.WalkFile(index, stream);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new DataStoreException(StoreFailure.Io, directory, StoreBackend.RocksDb, $"Reading the WAL {Path.GetFileName(wal)} for a hole a power loss left failed: {e.Message}", e);
+        }
+    }
+
+    private static void Truncate(string directory, string wal, long length)
+    {
+        try
+        {
+            using var stream = new FileStream(wal, FileMode.Open, FileAccess.Write, FileShare.ReadWrite);
+            stream.SetLength(length);
+            stream.Flush(flushToDisk: true);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new DataStoreException(StoreFailure.Io, directory, StoreBackend.RocksDb, $"Cutting the WAL {Path.GetFileName(wal)} at a hole a power loss left failed: {e.Message}", e);
         }
     }
 

@@ -41,12 +41,6 @@ public sealed class RocksDbFeedPowerLossContract : PowerLossContract
     protected override StoreBackend Backend => StoreBackend.RocksDb;
 
     protected override bool ChangeFeed => true;
-
-    protected override bool LogRestarts(Durability durability) => durability == Durability.Relaxed;
-
-    protected override string? ReorderedDefect(Durability durability) => durability == Durability.Relaxed
-        ? "Known defect (docs/reliability.md, \"The change feed through a power loss\"): a Relaxed store whose WAL kept a hole in its unsynced tail can come back without a range of commits and with later ones (the log shows the hole)."
-        : null;
 }
 
 public sealed class FileSystemPowerLossContract : PowerLossContract
@@ -56,6 +50,8 @@ public sealed class FileSystemPowerLossContract : PowerLossContract
     protected override IReadOnlyList<string> WriterArguments => [PreparedSplitPoints.SplitLimit];
 
     protected override IEnumerable<int> ChosenPoints(IReadOnlyList<LogRecord> records, Random random) => PreparedSplitPoints.Choose(records, random);
+
+    protected override (string Reason, string Sign)? KnownDefect(Durability durability) => FileSystemRelaxedHole.For(durability);
 }
 
 /// <summary>
@@ -68,7 +64,7 @@ public sealed class FileSystemFeedPowerLossContract : PowerLossContract
 
     protected override bool ChangeFeed => true;
 
-    protected override bool LogRestarts(Durability durability) => durability == Durability.Relaxed;
+    protected override (string Reason, string Sign)? KnownDefect(Durability durability) => FileSystemRelaxedHole.For(durability);
 }
 
 public sealed class LiteDbPowerLossContract : PowerLossContract

@@ -51,9 +51,10 @@ public abstract class PowerLossContract : StoreContract
 
     /// <summary>
     /// True where ADR 0020 lets the change log restart after a power loss at this durability (subscribers resynchronize):
-    /// the store's log and data are then judged by <see cref="PowerLossLogAgreement"/>'s restart rules.
+    /// the store's log and data are then judged by <see cref="PowerLossLogAgreement"/>'s restart rules. Every backend's
+    /// log restarts after a Relaxed power loss.
     /// </summary>
-    protected virtual bool LogRestarts(Durability durability) => false;
+    protected virtual bool LogRestarts(Durability durability) => ChangeFeed && durability == Durability.Relaxed;
 
     /// <summary>More arguments for the writer child (<c>power-loss-writes</c>): a FileSystem store's lowered split limit.</summary>
     protected virtual IReadOnlyList<string> WriterArguments => [];

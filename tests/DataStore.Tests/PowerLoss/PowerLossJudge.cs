@@ -13,6 +13,9 @@ public sealed record PowerLossVerdict(List<string> Failures, int Acknowledged, i
 /// </summary>
 public static class PowerLossJudge
 {
+    /// <summary>What every failure of <see cref="LostBeforeKept"/> says: an older write lost while a newer one was kept.</summary>
+    public const string HoleInHistory = "a hole in the history";
+
     public static PowerLossVerdict Judge(PowerLossReading reading, IReadOnlyList<PowerLossAck> allAcks, int point, long crashNs, Durability durability, TimeSpan bound, bool logRestartAllowed = false, long subscriberSaw = 0)
     {
         var failures = new List<string>();
@@ -88,6 +91,8 @@ public static class PowerLossJudge
             failures.Add($"... {required.Count - 5} more acknowledged writes lost");
         }
 
+        failures.AddRange(LostBeforeKept(before, lost, deleted));
+
         failures.AddRange(PowerLossLogAgreement.Check(reading, allAcks, point, logRestartAllowed, subscriberSaw));
         if (reading.Rewrite is { Length: > 0 } rewrite)
         {
@@ -96,6 +101,20 @@ public static class PowerLossJudge
 
         var window = lost.Count == 0 ? 0 : (crashNs - lost.Min(a => a.TimeNs)) / 1e9;
         return new PowerLossVerdict(failures, before.Count, lost.Count, window);
+    }
+
+    /// <summary>
+    /// A power loss costs the latest writes, never an older one while a newer one stays (the workload has one thread, so
+    /// acknowledgement order is commit order): a put or batch of new keys lost before the last one kept is a hole.
+    /// </summary>
+    private static IEnumerable<string> LostBeforeKept(List<PowerLossAck> before, List<PowerLossAck> lost, HashSet<(char, int)> deleted)
+    {
+        var missing = lost.ToHashSet();
+        var newKeys = before.Where(a => a.Kind is 'P' or 'B' && !deleted.Contains((a.Kind, a.Number))).ToList();
+        var lastKept = newKeys.FindLastIndex(a => !missing.Contains(a));
+        var hole = newKeys.Take(lastKept).Where(missing.Contains).ToList();
+        return hole.Count == 0 ? [] :
+            [$"lost {hole.Count} acknowledged writes ({hole[0].Kind} {hole[0].Number} .. {hole[^1].Kind} {hole[^1].Number}) and kept a later one ({newKeys[lastKept].Kind} {newKeys[lastKept].Number}): {HoleInHistory}"];
     }
 
     private static (string Tag, int Number, string Suffix) Split(byte[] key)

@@ -116,7 +116,7 @@ public sealed class RocksDbDamageTests : IDisposable
     public void Dispose() => _directory.Dispose();
 
     // The test host's fill writes k/{i} = i repeated ValueSize times.
-    private static byte[] Key(int i)
+    internal static byte[] Key(int i)
     {
         var key = new byte[6];
         "k/"u8.CopyTo(key);
