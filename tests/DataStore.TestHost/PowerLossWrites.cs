@@ -2,8 +2,6 @@ using System.Diagnostics;
 using System.Text;
 using DataStore;
 using DataStore.FileSystem;
-using DataStore.Platform;
-using Microsoft.Extensions.Logging.Abstractions;
 
 namespace DataStore.TestHost;
 
@@ -40,17 +38,18 @@ internal static class PowerLossWrites
         using var marks = new FileStream(marksPath, FileMode.Create, FileAccess.Write, FileShare.Read, bufferSize: 0);
         var random = new Random(seed);
         var count = 0;
-        using (var store = Open(options, splitLimit))
+        var splits = new PreparedSplitCounter();
+        using (var store = Open(options, splitLimit, splits))
         using (var subscriber = feed ? new LatestSequenceWatcher(store, line => Mark(marks, line)) : null)
         {
             Mark(marks, "OPENED");
             var clock = Stopwatch.StartNew();
             var batch = new WriteBatch();
-            // With a split limit, at least three limits' worth of writes, and on until a split has been published (its
-            // preparation runs on the thread pool, which a loaded machine can hold back past the writes' time), at most
-            // fifty limits' worth.
+            // With a split limit, at least three limits' worth of writes, and on until a prepared split has been published
+            // (its preparation runs on the thread pool, which a loaded machine can hold back past the writes' time, and a
+            // leaf that fills up meanwhile splits the old way), at most fifty limits' worth.
             var minimum = splitLimit * 3;
-            for (var i = 1; clock.ElapsedMilliseconds < milliseconds || count < minimum || AwaitingSplit(options.Path, splitLimit, count); i++, count++)
+            for (var i = 1; clock.ElapsedMilliseconds < milliseconds || count < minimum || (splitLimit > 0 && splits.Published == 0 && count < splitLimit * 50); i++, count++)
             {
                 switch (random.Next(feed ? 5 : 3))
                 {
@@ -91,11 +90,7 @@ internal static class PowerLossWrites
         return 0;
     }
 
-    private static bool AwaitingSplit(string path, int splitLimit, int count) =>
-        splitLimit > 0 && count < splitLimit * 50 && PosixLinks.Available
-        && !Directory.EnumerateFiles(path, KeyNames.SplitMarker, SearchOption.AllDirectories).Any();
-
-    private static IKeyValueStore Open(DataStoreOptions options, int splitLimit)
+    private static IKeyValueStore Open(DataStoreOptions options, int splitLimit, PreparedSplitCounter splits)
     {
         if (splitLimit <= 0 || options.Backend != StoreBackend.FileSystem)
         {
@@ -106,7 +101,7 @@ internal static class PowerLossWrites
         PreparedSplitLimits.ForceForTests = true;
         try
         {
-            return FileSystemStore.Open(options.Path, options.Durability ?? Durability.Relaxed, options, NullLogger.Instance, splitLimit);
+            return FileSystemStore.Open(options.Path, options.Durability ?? Durability.Relaxed, options, splits, splitLimit);
         }
         finally
         {
