@@ -22,9 +22,13 @@ internal sealed partial class TreeWriter
         var perFile = puts <= PerFileSyncLimit;
         var touched = new HashSet<string>();
         var removed = 0L;
+
+        // In key order (BatchKeyOrder; a batch with a range delete applies as written): consecutive keys share their leaf
+        // directory, so its entries and inode stay hot. The journal keeps the batch's own order; both give the same store.
+        var sorted = BatchKeyOrder.TrySort(batch, ref _order);
         for (var i = 0; i < batch.OperationCount; i++)
         {
-            var entry = batch.Operation(i);
+            var entry = batch.Operation(sorted ? _order[i] : i);
             removed += ApplyOne(entry.Kind, batch.First(entry), batch.Second(entry), perFile, touched);
         }
 
