@@ -23,8 +23,8 @@ internal sealed partial class TreeWriter
         var touched = new HashSet<string>();
         var removed = 0L;
 
-        // In key order (BatchKeyOrder; a batch with a range delete applies as written): consecutive keys share their leaf
-        // directory, so its entries and inode stay hot. The journal keeps the batch's own order; both give the same store.
+        // In key order (BatchKeyOrder; a batch with a range delete applies as written), so consecutive keys land in the
+        // same leaf directory. The journal keeps the batch's own order; both give the same store.
         var sorted = BatchKeyOrder.TrySort(batch, ref _order);
         for (var i = 0; i < batch.OperationCount; i++)
         {
