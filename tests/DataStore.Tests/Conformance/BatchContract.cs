@@ -126,6 +126,42 @@ public abstract class BatchContract : StoreContract
     }
 
     [Fact]
+    public void A_large_batch_keeps_the_order_of_each_keys_operations()
+    {
+        // Large enough that a backend may apply it in key order: the keys' first operations are added in descending key
+        // order and their second ones ascending, so only each key's own order decides what stays.
+        const int Keys = 64;
+        var store = Open();
+        var batch = new WriteBatch();
+        for (var i = Keys - 1; i >= 0; i--)
+        {
+            _ = (i % 3) switch
+            {
+                0 => batch.Put(Bytes.Of((byte)i), Bytes.Of(1)),
+                1 => batch.Delete(Bytes.Of((byte)i)),
+                _ => batch.Put(Bytes.Of((byte)i), Bytes.Of(1)),
+            };
+        }
+
+        for (var i = 0; i < Keys; i++)
+        {
+            _ = (i % 3) switch
+            {
+                0 => batch.Delete(Bytes.Of((byte)i)),
+                1 => batch.Put(Bytes.Of((byte)i), Bytes.Of(2)),
+                _ => batch.Put(Bytes.Of((byte)i), Bytes.Of(3)),
+            };
+        }
+
+        store.Write(batch);
+
+        var expected = Enumerable.Range(0, Keys).Where(i => i % 3 != 0).Select(i => (Key: Bytes.Of((byte)i), Value: Bytes.Of((byte)(i % 3 == 1 ? 2 : 3)))).ToList();
+        var actual = StoreAssert.Scan(store, []);
+        Assert.Equal(expected.Select(pair => Convert.ToHexString(pair.Key) + "=" + Convert.ToHexString(pair.Value)),
+            actual.Select(pair => Convert.ToHexString(pair.Key) + "=" + Convert.ToHexString(pair.Value)));
+    }
+
+    [Fact]
     public void A_large_batch_commits_whole()
     {
         var store = Open();
