@@ -4,8 +4,9 @@ using DataStore.Platform;
 namespace DataStore.FileSystem;
 
 // Single-key writes: a Put writes and flushes its key file before the write lock and only renames it under the lock
-// (with the change feed on, appending its record first: TreeWriter.LoggedPuts); with the feed on, a Delete, DeletePrefix or
-// DeleteRange appends its record, then removes its keys and (Durable) syncs their directories (TreeWriter.LoggedDeletes, ADR 0020).
+// (with the change feed on, appending its record first: TreeWriter.LoggedPuts); with the feed on, a Delete (and a Durable
+// DeletePrefix or DeleteRange) appends its record, then removes its keys and (Durable) syncs their directories
+// (TreeWriter.LoggedDeletes, ADR 0020).
 internal sealed partial class FileSystemStore
 {
     private const string LoggedDeleteFailure = "Delete (if its change-log record was appended, the next operation on the store completes it)";

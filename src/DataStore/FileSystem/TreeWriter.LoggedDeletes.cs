@@ -3,8 +3,9 @@ using DataStore.Platform;
 
 namespace DataStore.FileSystem;
 
-// A Delete, DeletePrefix or DeleteRange with the change feed on (ADR 0020, *The FileSystem log*), without the batch
-// journal: under the lock, with the change counter odd, the commit's record is appended and synced first (it names the key
+// A Delete with the change feed on, and a Durable DeletePrefix or DeleteRange (a Relaxed one goes through the batch
+// journal: its unlinks are left unsynced, and a power loss could keep some and lose the record), without the batch
+// journal (ADR 0020, *The FileSystem log*): under the lock, with the change counter odd, the commit's record is appended and synced first (it names the key
 // or the range: it is the intent), then the keys are removed and their directories synced before the change ends (Relaxed:
 // neither synced, left to the background sync; a restart after it restarts the log, ChangeLogFiles.Unsynced). Removing
 // is idempotent, so recovery removes the keys of the log's last record again when it only removes keys: after a writer
