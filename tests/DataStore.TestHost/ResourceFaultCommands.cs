@@ -89,6 +89,7 @@ internal static partial class ResourceFaultCommands
     {
         // Code the runtime has not loaded yet needs a descriptor to load (and the runtime fails fast without one): run every path once first.
         Warm(Path.Combine(parent, "warm"), backend);
+        ThreadPoolWarmup.Run();
         var before = Descriptors();
         var open = before.Count;
         var limit = new Limit { Current = (ulong)(open + spare), Maximum = (ulong)(open + spare) };

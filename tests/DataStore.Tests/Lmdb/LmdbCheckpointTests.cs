@@ -145,7 +145,9 @@ public sealed class LmdbCheckpointTests : IDisposable
     private static void Copy(string from, string to)
     {
         Directory.CreateDirectory(to);
-        foreach (var file in Directory.GetFiles(from))
+        // Lock files hold no state (the next open makes them), and a process just killed may still hold one, which
+        // File.Copy's share check refuses.
+        foreach (var file in Directory.GetFiles(from).Where(f => !f.EndsWith(".lock", StringComparison.Ordinal)))
         {
             File.Copy(file, Path.Combine(to, Path.GetFileName(file)));
         }
