@@ -1,6 +1,4 @@
 using System.Buffers.Binary;
-using System.Numerics;
-using System.Runtime.InteropServices;
 using DataStore.Platform;
 using Microsoft.Win32.SafeHandles;
 
@@ -164,19 +162,5 @@ internal static partial class KeyFile
     public static uint Checksum(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => ~Crc(Crc(uint.MaxValue, key), value);
 
     /// <summary>Continues a CRC-32C over <paramref name="data"/> (start from <see cref="uint.MaxValue"/>, finish with <c>~</c>).</summary>
-    public static uint Crc(uint crc, ReadOnlySpan<byte> data)
-    {
-        var words = MemoryMarshal.Cast<byte, ulong>(data);
-        foreach (var word in words)
-        {
-            crc = BitOperations.Crc32C(crc, BitConverter.IsLittleEndian ? word : BinaryPrimitives.ReverseEndianness(word));
-        }
-
-        foreach (var b in data[(words.Length * 8)..])
-        {
-            crc = BitOperations.Crc32C(crc, b);
-        }
-
-        return crc;
-    }
+    public static uint Crc(uint crc, ReadOnlySpan<byte> data) => Integrity.Crc32C.Append(crc, data);
 }

@@ -1,17 +1,47 @@
 using System.Buffers.Binary;
 using System.Numerics;
+using System.Runtime.InteropServices;
 
 namespace DataStore.Integrity;
 
 /// <summary>CRC-32C (Castagnoli), hardware-accelerated where the CPU has it (SSE 4.2, ARMv8 CRC), fed in pieces.</summary>
+/// <remarks>
+/// The CRC instruction takes a few cycles to give its result but can start one each cycle, so one chain of it over a
+/// large value runs at a third of the speed the CPU allows: <see cref="Append"/> runs three chains over three pieces
+/// of a long input at once and joins their results (the CRC of a piece followed by n zero bytes is its CRC times
+/// x^(8n), modulo the polynomial), as Intel's and Mark Adler's CRC-32C code do.
+/// </remarks>
 internal static class Crc32C
 {
     /// <summary>The state to start from.</summary>
     public const uint Seed = ~0u;
 
+    /// <summary>The polynomial, bit-reflected as the CRC instruction takes it (bit 31 is x^0).</summary>
+    private const uint Polynomial = 0x82F63B78;
+
+    /// <summary>The pieces of a long input run as three chains; a shorter rest in three of <see cref="ShortPiece"/>, then one chain.</summary>
+    private const int LongPiece = 4096;
+
+    private const int ShortPiece = 1024;
+
+    private static readonly uint LongShift = PowerOfX(8 * LongPiece);
+    private static readonly uint ShortShift = PowerOfX(8 * ShortPiece);
+
     /// <summary>Feeds <paramref name="data"/> into the running <paramref name="crc"/>.</summary>
     public static uint Append(uint crc, ReadOnlySpan<byte> data)
     {
+        while (data.Length >= 3 * LongPiece)
+        {
+            crc = AppendThree(crc, data, LongPiece, LongShift);
+            data = data[(3 * LongPiece)..];
+        }
+
+        if (data.Length >= 3 * ShortPiece)
+        {
+            crc = AppendThree(crc, data, ShortPiece, ShortShift);
+            data = data[(3 * ShortPiece)..];
+        }
+
         while (data.Length >= sizeof(ulong))
         {
             crc = BitOperations.Crc32C(crc, BinaryPrimitives.ReadUInt64LittleEndian(data));
@@ -39,6 +69,56 @@ internal static class Crc32C
 
         source.CopyTo(destination);
         return AppendTail(crc, source);
+    }
+
+    // The first 3 * piece bytes of data as three chains of piece bytes each; shift is x^(8 * piece) modulo the polynomial.
+    private static uint AppendThree(uint crc, ReadOnlySpan<byte> data, int piece, uint shift)
+    {
+        var first = MemoryMarshal.Cast<byte, ulong>(data[..piece]);
+        var second = MemoryMarshal.Cast<byte, ulong>(data.Slice(piece, piece));
+        var third = MemoryMarshal.Cast<byte, ulong>(data.Slice(2 * piece, piece));
+        uint a = crc, b = 0, c = 0;
+        for (var i = 0; i < first.Length; i++)
+        {
+            a = BitOperations.Crc32C(a, LittleEndian(first[i]));
+            b = BitOperations.Crc32C(b, LittleEndian(second[i]));
+            c = BitOperations.Crc32C(c, LittleEndian(third[i]));
+        }
+
+        return Multiply(shift, Multiply(shift, a) ^ b) ^ c;
+    }
+
+    private static ulong LittleEndian(ulong word) => BitConverter.IsLittleEndian ? word : BinaryPrimitives.ReverseEndianness(word);
+
+    // x^power modulo the polynomial (a CRC state that many bits of zeros later, from x^0).
+    private static uint PowerOfX(int power)
+    {
+        var p = 1u << 31;
+        for (var i = 0; i < power; i++)
+        {
+            p = (p & 1) != 0 ? (p >> 1) ^ Polynomial : p >> 1;
+        }
+
+        return p;
+    }
+
+    // a times b modulo the polynomial, both bit-reflected; a is not zero.
+    private static uint Multiply(uint a, uint b)
+    {
+        var product = 0u;
+        for (var m = 1u << 31; ; m >>= 1)
+        {
+            if ((a & m) != 0)
+            {
+                product ^= b;
+                if ((a & (m - 1)) == 0)
+                {
+                    return product;
+                }
+            }
+
+            b = (b & 1) != 0 ? (b >> 1) ^ Polynomial : b >> 1;
+        }
     }
 
     /// <summary>The finished CRC of a running state.</summary>
