@@ -54,11 +54,26 @@ internal static class Crc32C
 
     /// <summary>
     /// Copies <paramref name="source"/> to the start of <paramref name="destination"/> and feeds it into the running
-    /// <paramref name="crc"/> in the same pass: each word is read once, for both.
+    /// <paramref name="crc"/> in the same pass: each word is read once, for both (a large value read from memory it is
+    /// not cached in is read once, not once for the check and again for the copy).
     /// </summary>
     public static uint AppendCopy(uint crc, ReadOnlySpan<byte> source, Span<byte> destination)
     {
         destination = destination[..source.Length];
+        while (source.Length >= 3 * LongPiece)
+        {
+            crc = AppendThreeCopy(crc, source, destination, LongPiece, LongShift);
+            source = source[(3 * LongPiece)..];
+            destination = destination[(3 * LongPiece)..];
+        }
+
+        if (source.Length >= 3 * ShortPiece)
+        {
+            crc = AppendThreeCopy(crc, source, destination, ShortPiece, ShortShift);
+            source = source[(3 * ShortPiece)..];
+            destination = destination[(3 * ShortPiece)..];
+        }
+
         while (source.Length >= sizeof(ulong))
         {
             var word = BinaryPrimitives.ReadUInt64LittleEndian(source);
@@ -75,9 +90,9 @@ internal static class Crc32C
     // The first 3 * piece bytes of data as three chains of piece bytes each; shift multiplies by x^(8 * piece).
     private static uint AppendThree(uint crc, ReadOnlySpan<byte> data, int piece, uint[] shift)
     {
-        var first = MemoryMarshal.Cast<byte, ulong>(data[..piece]);
-        var second = MemoryMarshal.Cast<byte, ulong>(data.Slice(piece, piece));
-        var third = MemoryMarshal.Cast<byte, ulong>(data.Slice(2 * piece, piece));
+        var first = Words(data, 0, piece);
+        var second = Words(data, 1, piece);
+        var third = Words(data, 2, piece);
         ulong a = crc, b = 0, c = 0;
         for (var i = 0; i < first.Length; i++)
         {
@@ -86,8 +101,37 @@ internal static class Crc32C
             c = Step(c, third[i]);
         }
 
-        return Shift(shift, Shift(shift, (uint)a) ^ (uint)b) ^ (uint)c;
+        return Join(shift, a, b, c);
     }
+
+    // As AppendThree, copying each word to the same place in destination as it is read.
+    private static uint AppendThreeCopy(uint crc, ReadOnlySpan<byte> source, Span<byte> destination, int piece, uint[] shift)
+    {
+        var first = Words(source, 0, piece);
+        var second = Words(source, 1, piece);
+        var third = Words(source, 2, piece);
+        var firstCopy = MemoryMarshal.Cast<byte, ulong>(destination[..piece]);
+        var secondCopy = MemoryMarshal.Cast<byte, ulong>(destination.Slice(piece, piece));
+        var thirdCopy = MemoryMarshal.Cast<byte, ulong>(destination.Slice(2 * piece, piece));
+        ulong a = crc, b = 0, c = 0;
+        for (var i = 0; i < first.Length; i++)
+        {
+            var (x, y, z) = (first[i], second[i], third[i]);
+            firstCopy[i] = x;
+            secondCopy[i] = y;
+            thirdCopy[i] = z;
+            a = Step(a, x);
+            b = Step(b, y);
+            c = Step(c, z);
+        }
+
+        return Join(shift, a, b, c);
+    }
+
+    private static ReadOnlySpan<ulong> Words(ReadOnlySpan<byte> data, int index, int piece) => MemoryMarshal.Cast<byte, ulong>(data.Slice(index * piece, piece));
+
+    // The state after three pieces whose chains ended in a, b and c (b and c started from zero).
+    private static uint Join(uint[] shift, ulong a, ulong b, ulong c) => Shift(shift, Shift(shift, (uint)a) ^ (uint)b) ^ (uint)c;
 
     // One 8-byte step; on x64 the state stays a 64-bit register (the 32-bit form costs a zero-extension in each chain).
     private static ulong Step(ulong crc, ulong word)
