@@ -115,6 +115,8 @@ public static class MillionRecordWorkload
         table.AppendLine($"| peak RssAnon, MiB | {string.Join(" | ", results.Select(r => MiB(r.PeakAnonKiB)))} |");
         table.AppendLine($"| RssAnon before the store opened, MiB | {string.Join(" | ", results.Select(r => MiB(r.BeforeKiB)))} |");
         table.AppendLine($"| peak RSS (VmHWM, file pages included), MiB | {string.Join(" | ", results.Select(r => MiB(r.PeakRssKiB)))} |");
+        table.AppendLine($"| .NET heap live at the end (after a full collection), MiB | {string.Join(" | ", results.Select(r => MiB(r.LiveHeapKiB)))} |");
+        table.AppendLine($"| .NET heap allocated per operation, B | {string.Join(" | ", results.Select(r => (r.AllocatedBytes / Math.Max(1, r.Operations)).ToString("N0", CultureInfo.InvariantCulture)))} |");
         return table.ToString();
     }
 

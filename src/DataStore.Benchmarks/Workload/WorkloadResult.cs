@@ -18,6 +18,15 @@ public sealed class WorkloadResult(string backend)
     /// <summary>VmHWM at the end: the peak resident memory, file pages mapped from the store included.</summary>
     public long PeakRssKiB { get; private set; }
 
+    /// <summary>The .NET heap's live objects after a full collection at the end, the store still open.</summary>
+    public long LiveHeapKiB { get; private set; }
+
+    /// <summary>The bytes allocated on the .NET heap while the store was open, over every phase.</summary>
+    public long AllocatedBytes { get; private set; }
+
+    /// <summary>The operations of every phase together.</summary>
+    public long Operations => Phases.Sum(p => p.Operations);
+
     /// <summary>Takes in a sample of RssAnon taken while the child ran.</summary>
     public void Sample(long rssAnonKiB) => PeakAnonKiB = Math.Max(PeakAnonKiB, rssAnonKiB);
 
@@ -34,6 +43,10 @@ public sealed class WorkloadResult(string backend)
             case "phase":
                 Phases.Add((fields[1], long.Parse(fields[2], CultureInfo.InvariantCulture), double.Parse(fields[3], CultureInfo.InvariantCulture)));
                 Sample(long.Parse(fields[4], CultureInfo.InvariantCulture));
+                break;
+            case "heap":
+                LiveHeapKiB = long.Parse(fields[1], CultureInfo.InvariantCulture);
+                AllocatedBytes = long.Parse(fields[2], CultureInfo.InvariantCulture);
                 break;
             case "end":
                 Sample(long.Parse(fields[1], CultureInfo.InvariantCulture));

@@ -8,33 +8,30 @@ internal sealed partial class FileSystemStore
     /// <summary>A scan's first chunk holds at most this many pairs (short scans end in it); each later one twice the last, up to <see cref="ChunkPairs"/>.</summary>
     private const int FirstScanPairs = 128;
 
+    // Get reads the value straight into the caller's buffer (ValueTarget): nothing is allocated or copied on the way, whatever its size.
     protected override bool GetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {
-        if (FindValue(key, out var value) != ReadStatus.Found)
+        var target = new ValueTarget(key, destination);
+        if (FindValue(key, ref target) != ReadStatus.Found)
         {
             return false;
         }
 
-        destination.Write(value);
+        target.Commit();
         return true;
     }
 
     protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
     {
-        if (FindValue(key, out var value) != ReadStatus.Found)
-        {
-            return -1;
-        }
-
-        if (value.Length <= destination.Length)
-        {
-            value.CopyTo(destination);
-        }
-
-        return value.Length;
+        var target = new ValueTarget(key, destination);
+        return FindValue(key, ref target) == ReadStatus.Found ? target.Length : -1;
     }
 
-    protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Find(key, KeyLookup.Mode.Exists, out _) == ReadStatus.Found;
+    protected override bool HaveKeyCore(ReadOnlySpan<byte> key)
+    {
+        var none = default(ValueTarget);
+        return Find(key, KeyLookup.Mode.Exists, ref none) == ReadStatus.Found;
+    }
 
     /// <summary>
     /// Reads the scan's first chunk at once; a longer range is read on in chunks under the shared lock, the scan
@@ -86,10 +83,10 @@ internal sealed partial class FileSystemStore
     // A cursor whose first chunk ended its range never reads another (a static method, so no closure keeps that chunk alive).
     private static (ScanBuffer, byte[]?) NoMoreChunks(byte[] from) => throw new InvalidOperationException("the scan has no chunk after its last");
 
-    /// <summary>Reads <paramref name="key"/>'s value; a damaged key file is an error naming the key, never an absent key (ADR 0014).</summary>
-    private ReadStatus FindValue(ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
+    /// <summary>Reads <paramref name="key"/>'s value into <paramref name="target"/>; a damaged key file is an error naming the key, never an absent key (ADR 0014).</summary>
+    private ReadStatus FindValue(ReadOnlySpan<byte> key, scoped ref ValueTarget target)
     {
-        var status = Find(key, KeyLookup.Mode.Value, out value);
+        var status = Find(key, KeyLookup.Mode.Value, ref target);
         if (status == ReadStatus.Damaged)
         {
             Integrity.PairDamage.Throw(_directory, StoreBackend.FileSystem, key, $"its key file {KeyLookup.FileOf(_layout, key)} is short, has a wrong header or fails its checksum");
@@ -99,7 +96,7 @@ internal sealed partial class FileSystemStore
     }
 
     /// <summary>Reads <paramref name="key"/> without a lock, retrying when a multi-step change overlapped the read; finally under the shared lock.</summary>
-    private ReadStatus Find(ReadOnlySpan<byte> key, KeyLookup.Mode mode, out ReadOnlySpan<byte> value)
+    private ReadStatus Find(ReadOnlySpan<byte> key, KeyLookup.Mode mode, scoped ref ValueTarget target)
     {
         try
         {
@@ -108,7 +105,7 @@ internal sealed partial class FileSystemStore
                 var before = _state.Changes;
                 if ((before & 1) == 0)
                 {
-                    var status = KeyLookup.Find(_layout, key, mode, out value);
+                    var status = KeyLookup.Find(_layout, key, mode, ref target, out _);
                     if (_state.Changes == before)
                     {
                         return status;
@@ -125,7 +122,7 @@ internal sealed partial class FileSystemStore
                 {
                     if ((_state.Changes & 1) == 0)
                     {
-                        return KeyLookup.Find(_layout, key, mode, out value);
+                        return KeyLookup.Find(_layout, key, mode, ref target, out _);
                     }
                 }
                 finally

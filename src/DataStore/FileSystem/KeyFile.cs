@@ -1,6 +1,4 @@
 using System.Buffers.Binary;
-using System.Numerics;
-using System.Runtime.InteropServices;
 using DataStore.Platform;
 using Microsoft.Win32.SafeHandles;
 
@@ -11,7 +9,7 @@ namespace DataStore.FileSystem;
 /// whole key, then the value. A file that is short, has another magic or fails its checksum is damaged (a power
 /// loss can leave a Relaxed write's file so) and reads as absent.
 /// </summary>
-internal static class KeyFile
+internal static partial class KeyFile
 {
     public const int HeaderSize = 24;
     private const uint Magic = 0x314B5344; // "DSK1"
@@ -20,6 +18,9 @@ internal static class KeyFile
 
     [ThreadStatic]
     private static byte[]? t_buffer;
+
+    /// <summary>This thread's buffer for staging a small file and for reading key files (<see cref="LargeValue"/> bytes).</summary>
+    private static byte[] ThreadBuffer => t_buffer ??= new byte[LargeValue];
 
     /// <summary>
     /// Writes the file at <paramref name="path"/> holding <paramref name="key"/> and <paramref name="value"/>, flushed to
@@ -115,118 +116,6 @@ internal static class KeyFile
         }
     }
 
-    /// <summary>
-    /// Reads the file at <paramref name="pathZ"/> (NUL-terminated UTF-8). On <see cref="ReadStatus.Found"/> the
-    /// spans point into a per-thread buffer valid until this thread's next read; <paramref name="value"/> is
-    /// empty unless <paramref name="withValue"/>.
-    /// </summary>
-    public static ReadStatus Read(scoped ReadOnlySpan<byte> pathZ, bool withValue, out ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
-    {
-        key = default;
-        value = default;
-        if (OperatingSystem.IsWindows())
-        {
-            return ReadPortable(pathZ, withValue, out key, out value);
-        }
-
-        var fd = PosixFile.OpenRead(pathZ);
-        return fd < 0 ? ReadStatus.Missing : ReadAndClose(fd, withValue, out key, out value);
-    }
-
-    /// <summary>Reads the open key file <paramref name="fd"/> as <see cref="Read"/> does, and closes it.</summary>
-    public static ReadStatus ReadAndClose(int fd, bool withValue, out ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
-    {
-        key = default;
-        value = default;
-        try
-        {
-            var buffer = t_buffer is { Length: >= LargeValue } ? t_buffer : t_buffer = new byte[LargeValue];
-            var read = PosixFile.ReadAt(fd, buffer.AsSpan(0, SmallRead), 0);
-            if (!TryParseHeader(buffer.AsSpan(0, read), out var keyLength, out var valueLength, out var checksum))
-            {
-                return ReadStatus.Damaged;
-            }
-
-            var wanted = HeaderSize + (long)keyLength + (withValue ? valueLength : 0);
-            if (wanted > read)
-            {
-                if (wanted > int.MaxValue)
-                {
-                    return ReadStatus.Damaged;
-                }
-
-                if (wanted > buffer.Length)
-                {
-                    var large = GC.AllocateUninitializedArray<byte>((int)wanted);
-                    buffer.AsSpan(0, read).CopyTo(large);
-                    buffer = large;
-                }
-
-                read += PosixFile.ReadAt(fd, buffer.AsSpan(read, (int)wanted - read), read);
-                if (read < wanted)
-                {
-                    return ReadStatus.Damaged;
-                }
-            }
-
-            return Parse(buffer, keyLength, valueLength, checksum, withValue, out key, out value);
-        }
-        finally
-        {
-            PosixFile.CloseFile(fd);
-        }
-    }
-
-    private static ReadStatus ReadPortable(scoped ReadOnlySpan<byte> pathZ, bool withValue, out ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
-    {
-        key = default;
-        value = default;
-        var path = System.Text.Encoding.UTF8.GetString(pathZ[..^1]);
-        SafeFileHandle handle;
-        try
-        {
-            handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-        }
-        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
-        {
-            return ReadStatus.Missing;
-        }
-
-        using (handle)
-        {
-            var length = RandomAccess.GetLength(handle);
-            if (length > int.MaxValue)
-            {
-                return ReadStatus.Damaged;
-            }
-
-            var buffer = GC.AllocateUninitializedArray<byte>((int)length);
-            var read = RandomAccess.Read(handle, buffer, 0);
-            if (!TryParseHeader(buffer.AsSpan(0, read), out var keyLength, out var valueLength, out var checksum) ||
-                HeaderSize + keyLength + valueLength > read)
-            {
-                return ReadStatus.Damaged;
-            }
-
-            return Parse(buffer, keyLength, valueLength, checksum, withValue, out key, out value);
-        }
-    }
-
-    private static ReadStatus Parse(byte[] buffer, int keyLength, long valueLength, uint checksum, bool withValue,
-        out ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
-    {
-        key = buffer.AsSpan(HeaderSize, keyLength);
-        value = withValue ? buffer.AsSpan(HeaderSize + keyLength, (int)valueLength) : default;
-        if (withValue && Checksum(key, value) != checksum)
-        {
-            key = default;
-            value = default;
-            return ReadStatus.Damaged;
-        }
-
-        return ReadStatus.Found;
-    }
-
     /// <summary>Fills <paramref name="header"/>; returns the whole file (header, key, value) in this thread's buffer, or empty when it is too large to stage.</summary>
     private static Span<byte> Stage(Span<byte> header, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
@@ -237,7 +126,7 @@ internal static class KeyFile
             return [];
         }
 
-        var whole = (t_buffer is { Length: >= LargeValue } ? t_buffer : t_buffer = new byte[LargeValue]).AsSpan(0, total);
+        var whole = ThreadBuffer.AsSpan(0, total);
         header.CopyTo(whole);
         key.CopyTo(whole[HeaderSize..]);
         value.CopyTo(whole[(HeaderSize + key.Length)..]);
@@ -273,19 +162,5 @@ internal static class KeyFile
     public static uint Checksum(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => ~Crc(Crc(uint.MaxValue, key), value);
 
     /// <summary>Continues a CRC-32C over <paramref name="data"/> (start from <see cref="uint.MaxValue"/>, finish with <c>~</c>).</summary>
-    public static uint Crc(uint crc, ReadOnlySpan<byte> data)
-    {
-        var words = MemoryMarshal.Cast<byte, ulong>(data);
-        foreach (var word in words)
-        {
-            crc = BitOperations.Crc32C(crc, BitConverter.IsLittleEndian ? word : BinaryPrimitives.ReverseEndianness(word));
-        }
-
-        foreach (var b in data[(words.Length * 8)..])
-        {
-            crc = BitOperations.Crc32C(crc, b);
-        }
-
-        return crc;
-    }
+    public static uint Crc(uint crc, ReadOnlySpan<byte> data) => Integrity.Crc32C.Append(crc, data);
 }

@@ -22,8 +22,15 @@ internal static class KeyLookup
     /// <summary>Finds <paramref name="key"/> under the current layout; the value span (mode Value) is valid until this thread's next read.</summary>
     public static ReadStatus Find(Layout layout, ReadOnlySpan<byte> key, Mode mode, out ReadOnlySpan<byte> value)
     {
+        var none = default(ValueTarget);
+        return Find(layout, key, mode, ref none, out value);
+    }
+
+    /// <summary>As <see cref="Find(Layout, ReadOnlySpan{byte}, Mode, out ReadOnlySpan{byte})"/>, reading the value (mode Value) straight into <paramref name="target"/> when it is set.</summary>
+    public static ReadStatus Find(Layout layout, ReadOnlySpan<byte> key, Mode mode, scoped ref ValueTarget target, out ReadOnlySpan<byte> value)
+    {
         var node = layout.Resolve(key, out var depth);
-        return FindIn(node, key, key[depth..], mode, out value, out _);
+        return FindIn(node, key, key[depth..], mode, ref target, out value, out _);
     }
 
     /// <summary>The path of <paramref name="key"/>'s key file (its first collision slot when its name is hashed), for error messages.</summary>
@@ -41,10 +48,16 @@ internal static class KeyLookup
     /// </summary>
     public static ReadStatus FindIn(LayoutNode node, ReadOnlySpan<byte> key, ReadOnlySpan<byte> rest, Mode mode, out ReadOnlySpan<byte> value, out int slot)
     {
+        var none = default(ValueTarget);
+        return FindIn(node, key, rest, mode, ref none, out value, out slot);
+    }
+
+    private static ReadStatus FindIn(LayoutNode node, ReadOnlySpan<byte> key, ReadOnlySpan<byte> rest, Mode mode, scoped ref ValueTarget target, out ReadOnlySpan<byte> value, out int slot)
+    {
         value = default;
         if (node.Directory is { } directory)
         {
-            return FindAt(directory, key, rest, mode, out value, out slot);
+            return FindAt(directory, key, rest, mode, ref target, out value, out slot);
         }
 
         var size = node.PathBytes.Length + KeyNames.MaxNameLength + 2;
@@ -60,7 +73,7 @@ internal static class KeyLookup
                 return Exists(pathZ) ? ReadStatus.Found : ReadStatus.Missing;
             }
 
-            var status = KeyFile.Read(pathZ, mode == Mode.Value, out var stored, out value);
+            var status = KeyFile.Read(pathZ, mode == Mode.Value, ref target, out var stored, out value);
             if (status == ReadStatus.Missing || (status == ReadStatus.Found && stored.SequenceEqual(key)))
             {
                 return status == ReadStatus.Missing && damaged ? ReadStatus.Damaged : status;
@@ -76,7 +89,7 @@ internal static class KeyLookup
         }
     }
 
-    private static ReadStatus FindAt(SafeFileHandle directory, ReadOnlySpan<byte> key, ReadOnlySpan<byte> rest, Mode mode, out ReadOnlySpan<byte> value, out int slot)
+    private static ReadStatus FindAt(SafeFileHandle directory, ReadOnlySpan<byte> key, ReadOnlySpan<byte> rest, Mode mode, scoped ref ValueTarget target, out ReadOnlySpan<byte> value, out int slot)
     {
         value = default;
         var added = false;
@@ -103,7 +116,7 @@ internal static class KeyLookup
                     return damaged ? ReadStatus.Damaged : ReadStatus.Missing;
                 }
 
-                var status = KeyFile.ReadAndClose(file, mode == Mode.Value, out var stored, out value);
+                var status = KeyFile.ReadAndClose(file, mode == Mode.Value, ref target, out var stored, out value);
                 if (status == ReadStatus.Found && stored.SequenceEqual(key))
                 {
                     return status;

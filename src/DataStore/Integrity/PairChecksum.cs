@@ -32,6 +32,14 @@ internal static class PairChecksum
         return Crc32C.Finish(Crc32C.AppendCopy(crc, value, valueCopy));
     }
 
+    /// <summary>The checksum of one pair, copying the value into <paramref name="valueCopy"/> as it reads it (the bytes checked are the bytes copied).</summary>
+    public static uint ComputeCopy(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, Span<byte> valueCopy)
+    {
+        var crc = BitOperations.Crc32C(Crc32C.Seed, (uint)key.Length);
+        crc = Crc32C.Append(crc, key);
+        return Crc32C.Finish(Crc32C.AppendCopy(crc, value, valueCopy));
+    }
+
     /// <summary>Writes the pair's checksum into the first <see cref="Length"/> bytes of <paramref name="destination"/>.</summary>
     public static void Write(Span<byte> destination, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) =>
         BinaryPrimitives.WriteUInt32LittleEndian(destination, Compute(key, value));

@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using System.Diagnostics.CodeAnalysis;
 using DataStore.Integrity;
 
@@ -32,6 +33,39 @@ internal static class LmdbPairs
 
         value = stored[..^PairChecksum.Length];
         return PairChecksum.Matches(key, value, stored[^PairChecksum.Length..]);
+    }
+
+    /// <summary>
+    /// Copies the caller's value inside <paramref name="stored"/> into <paramref name="destination"/> when it fits,
+    /// checking it in the same pass, and returns its length (a destination too short only gets the length); -1 when the
+    /// pair does not match its checksum, with none of the value left in <paramref name="destination"/>. Never throws,
+    /// so it may run inside a read.
+    /// </summary>
+    public static int CopyChecked(ReadOnlySpan<byte> key, ReadOnlySpan<byte> stored, bool checksums, Span<byte> destination)
+    {
+        if (!checksums || stored.Length < PairChecksum.Length || stored.Length - PairChecksum.Length > destination.Length)
+        {
+            if (!TryCheck(key, stored, checksums, out var value))
+            {
+                return -1;
+            }
+
+            if (value.Length <= destination.Length)
+            {
+                value.CopyTo(destination);
+            }
+
+            return value.Length;
+        }
+
+        var copy = destination[..(stored.Length - PairChecksum.Length)];
+        if (PairChecksum.ComputeCopy(key, stored[..copy.Length], copy) != BinaryPrimitives.ReadUInt32LittleEndian(stored[copy.Length..]))
+        {
+            copy.Clear();
+            return -1;
+        }
+
+        return copy.Length;
     }
 
     /// <summary>The caller's value inside <paramref name="stored"/>, checked.</summary>

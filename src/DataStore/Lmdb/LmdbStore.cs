@@ -73,46 +73,45 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
     {
         var txn = _env.BeginRead(_errors, out var seat);
         var rc = Find(txn, key, out var value);
-        ReadOnlySpan<byte> span = default;
-        if (rc == LmdbNative.Success && !LmdbPairs.TryCheck(key, value.Span, _env.Checksums, out span))
+        var length = 0;
+        if (rc == LmdbNative.Success)
         {
-            rc = DamagedPair;
-        }
-        else if (rc == LmdbNative.Success)
-        {
+            var stored = value.Span;
+            Span<byte> place;
             try
             {
-                span.CopyTo(destination.GetSpan(span.Length));
-                destination.Advance(span.Length);
+                place = destination.GetSpan(Math.Max(0, stored.Length - LmdbPairs.SuffixLength(_env.Checksums)));
             }
             catch
             {
                 _env.EndRead(seat, txn);
                 throw;
             }
+
+            length = LmdbPairs.CopyChecked(key, stored, _env.Checksums, place);
+            rc = length < 0 ? DamagedPair : rc;
         }
 
         _env.EndRead(seat, txn);
-        return Found(rc, key);
+        if (!Found(rc, key))
+        {
+            return false;
+        }
+
+        destination.Advance(length);
+        return true;
     }
 
+    // The value is copied and checked in one pass (LmdbPairs.CopyChecked): a large value is read from the map once.
     protected override int GetCore(ReadOnlySpan<byte> key, Span<byte> destination)
     {
         var txn = _env.BeginRead(_errors, out var seat);
         var rc = Find(txn, key, out var value);
         var length = -1;
-        ReadOnlySpan<byte> span = default;
-        if (rc == LmdbNative.Success && !LmdbPairs.TryCheck(key, new ReadOnlySpan<byte>(value.Data, (int)value.Size), _env.Checksums, out span))
+        if (rc == LmdbNative.Success)
         {
-            rc = DamagedPair;
-        }
-        else if (rc == LmdbNative.Success)
-        {
-            length = span.Length;
-            if (length <= destination.Length)
-            {
-                span.CopyTo(destination);
-            }
+            length = LmdbPairs.CopyChecked(key, new ReadOnlySpan<byte>(value.Data, (int)value.Size), _env.Checksums, destination);
+            rc = length < 0 ? DamagedPair : rc;
         }
 
         _env.EndRead(seat, txn);
