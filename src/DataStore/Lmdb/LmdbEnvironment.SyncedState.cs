@@ -141,9 +141,11 @@ internal sealed partial class LmdbEnvironment
         });
     }
 
-    private byte[] ReadMetas(uint pageSize)
+    // Both meta pages' first bytes, into metas (a checkpoint's, from the pool) or a new array.
+    private byte[] ReadMetas(uint pageSize, byte[]? metas = null)
     {
-        var metas = new byte[2 * LmdbSyncedState.MetaBytes];
+        metas ??= new byte[2 * LmdbSyncedState.MetaBytes];
+        metas.AsSpan(0, 2 * LmdbSyncedState.MetaBytes).Clear(); // a short read leaves zeros, never a pooled array's old bytes
         var fd = PosixFile.OpenRead(_dataFileZ ??= System.Text.Encoding.UTF8.GetBytes(_dataFile + "\0"));
         if (fd < 0)
         {
@@ -153,7 +155,7 @@ internal sealed partial class LmdbEnvironment
         try
         {
             _ = PosixFile.ReadAt(fd, metas.AsSpan(0, LmdbSyncedState.MetaBytes), 0);
-            _ = PosixFile.ReadAt(fd, metas.AsSpan(LmdbSyncedState.MetaBytes), pageSize);
+            _ = PosixFile.ReadAt(fd, metas.AsSpan(LmdbSyncedState.MetaBytes, LmdbSyncedState.MetaBytes), pageSize);
         }
         finally
         {
