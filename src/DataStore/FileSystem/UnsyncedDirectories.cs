@@ -38,8 +38,12 @@ internal sealed class UnsyncedDirectories
     /// <summary>Drops the directories added before <see cref="Mark"/> returned <paramref name="generation"/> (a file system sync made them durable).</summary>
     public void Forget(long generation) => Drop(generation, null);
 
-    /// <summary>Makes every remembered directory durable: each one's fsync, or one sync of <paramref name="root"/>'s file system past <see cref="PerDirectoryLimit"/>.</summary>
-    public void Sync(string root)
+    /// <summary>
+    /// Makes every remembered directory durable: each one's fsync, or one sync of <paramref name="root"/>'s file system past
+    /// <see cref="PerDirectoryLimit"/> or when <paramref name="whole"/> (a split's moves are unsynced: a directory it made
+    /// may not be in its parent on disk yet, and a redo of the split would recreate it empty).
+    /// </summary>
+    public void Sync(string root, bool whole = false)
     {
         string[] directories;
         long generation;
@@ -54,7 +58,7 @@ internal sealed class UnsyncedDirectories
             generation = _generation++;
         }
 
-        if (directories.Length > PerDirectoryLimit)
+        if (whole || directories.Length > PerDirectoryLimit)
         {
             FileSystemSync.Sync(root);
             Drop(generation, null);
