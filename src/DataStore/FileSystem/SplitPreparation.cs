@@ -80,6 +80,7 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
                     break;
                 }
 
+                unsynced?.Sync(root); // Relaxed writes before the leaf's sync below, which orders itself (UnsyncedDirectories)
                 publish.Sync(root, _holds); // what the round changed, outside the lock, then check again
             }
 
