@@ -4,7 +4,7 @@ namespace DataStore.FileSystem;
 
 /// <summary>
 /// The directories a Relaxed store's Puts and Deletes changed without a sync since the background sync last covered them
-/// (ADR 0008, *Relaxed ordering*). Whatever syncs and so orders itself (a batch's journal, a split's marker) first makes
+/// (ADR 0008, *Relaxed ordering*). Whatever syncs and so orders itself (a batch's journal, a prepared split's leaf) first makes
 /// them durable, so a power loss never keeps it and loses a write acknowledged before it.
 /// </summary>
 /// <remarks>Writers add under the store's write lock; the background sync marks and forgets from its own thread.</remarks>
