@@ -47,7 +47,7 @@ internal sealed partial class FileSystemStore
             {
                 var begun = Stopwatch.GetTimestamp();
                 (_holds, _longestHold) = (0, 0);
-                var preparation = new SplitPreparation(_directory, _layout, _state, _maxEntries, UnderWriteLock, () => IsDisposed);
+                var preparation = new SplitPreparation(_directory, _layout, _state, _maxEntries, UnderWriteLock, () => IsDisposed, _writer.Unsynced);
                 if (!preparation.Run(prefix))
                 {
                     Decline(prefix);

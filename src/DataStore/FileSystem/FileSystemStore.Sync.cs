@@ -103,9 +103,11 @@ internal sealed partial class FileSystemStore
         // A split made before this sync began is durable once it completes: its record can go (LeafSplitter).
         var generation = _state.LayoutGeneration;
         var split = _writer.SplitUnsynced;
+        var unsynced = _writer.Unsynced?.Mark() ?? 0;
         try
         {
             FileSystemSync.Sync(_directory);
+            _writer.Unsynced?.Forget(unsynced);
             if (split && !ForgetSyncedSplit(generation, wait: false))
             {
                 Volatile.Write(ref _dirty, 1);

@@ -83,6 +83,11 @@ internal sealed partial class FileSystemStore
         try
         {
             directory = _writer.Delete(key);
+            if (directory is not null)
+            {
+                _writer.Unsynced?.Add(directory);
+            }
+
             split = PendingSplit();
             _state.EndChange();
         }

@@ -40,7 +40,11 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
         _locks = locks;
         _maxEntries = maxEntries;
         _layout = new Layout(System.IO.Path.Combine(directory, "data"), state, _handles);
-        _writer = new TreeWriter(directory, _layout, state, maxEntries) { DeferLogSyncs = durability == Durability.Relaxed };
+        _writer = new TreeWriter(directory, _layout, state, maxEntries)
+        {
+            DeferLogSyncs = durability == Durability.Relaxed,
+            Unsynced = durability == Durability.Relaxed ? new UnsyncedDirectories() : null,
+        };
         _backgroundSync = BackgroundSync.StartIfRelaxed(durability, options.SyncInterval, SyncInBackground);
     }
 

@@ -11,7 +11,7 @@ namespace DataStore.FileSystem;
 /// is let go, and writes the marker in a round that found nothing new (<see cref="PreparedPublish"/>); the leaf's old
 /// names go afterwards. <see cref="PreparedSplitRecord"/> lets recovery undo or finish each stage. Runs on the thread pool.
 /// </summary>
-internal sealed class SplitPreparation(string root, Layout layout, SharedState state, int maxEntries, Func<Func<bool>, bool> underWriteLock, Func<bool> stopping)
+internal sealed class SplitPreparation(string root, Layout layout, SharedState state, int maxEntries, Func<Func<bool>, bool> underWriteLock, Func<bool> stopping, UnsyncedDirectories? unsynced = null)
 {
     private const int LinksPerStep = 256;
     private const int PublishRounds = 6;
@@ -80,10 +80,12 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
                     break;
                 }
 
+                unsynced?.Sync(root); // Relaxed writes before the leaf's sync below, which orders itself (UnsyncedDirectories)
                 publish.Sync(root, _holds); // what the round changed, outside the lock, then check again
             }
 
             _holds.NoteSync();
+            unsynced?.Sync(root); // Relaxed writes before the marker, which orders itself (UnsyncedDirectories)
             DirectorySync.Sync(_leaf); // the marker, before any old name goes
             AfterPublishForTests?.Invoke(root);
             RemoveOldNames();

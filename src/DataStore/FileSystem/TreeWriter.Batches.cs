@@ -11,6 +11,7 @@ internal sealed partial class TreeWriter
     {
         state.BeginChange();
         var sequence = LogCommits ? Log.Latest() + 1 : 0;
+        Unsynced?.Sync(root, MovesUnsynced); // the Relaxed writes before it, or a power loss could keep the batch and lose them
         BatchJournal.Write(batch, NewTemporary(), _journal, sequence);
         DirectorySync.Sync(root);
         var puts = 0;

@@ -49,7 +49,14 @@ internal sealed partial class TreeWriter
         LoggedDeleteStepForTests?.Invoke(4);
         if (!DeferLogSyncs)
         {
-            SyncRemovals(touched); // Relaxed: the background sync's
+            SyncRemovals(touched);
+        }
+        else
+        {
+            foreach (var directory in touched)
+            {
+                Unsynced?.Add(directory); // the background sync's, or the next step that syncs and so orders itself
+            }
         }
 
         state.EndChange();

@@ -40,6 +40,15 @@ internal sealed partial class TreeWriter
         }
 
         PutTrace.Mark(PutStep.Rename);
+        if (Unsynced is { } unsynced)
+        {
+            unsynced.Add(node.Path);
+            foreach (var parent in _newParents)
+            {
+                unsynced.Add(parent);
+            }
+        }
+
         return node.Path;
     }
 

@@ -31,6 +31,9 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
     /// <summary>True when the store's change feed is on: every batch gets the next sequence and its record in <see cref="Log"/>.</summary>
     public bool LogCommits { get; set; }
 
+    /// <summary>A Relaxed store's directories changed by single Puts and Deletes since their last sync; null when Durable.</summary>
+    public UnsyncedDirectories? Unsynced { get; init; }
+
     /// <summary>Test hook: called before each operation of a batch or a journal replay on this thread, to inject a failure.</summary>
     [ThreadStatic]
     internal static Action? BeforeOperationForTests;
@@ -255,7 +258,8 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
         Unlink(node, name[..(4 + length)]);
     }
 
-    private static void SyncDirectory(string path)
+    /// <summary>Fsyncs a directory; one that is gone has nothing to sync.</summary>
+    internal static void SyncDirectory(string path)
     {
         try
         {

@@ -1,0 +1,90 @@
+using DataStore.Platform;
+
+namespace DataStore.FileSystem;
+
+/// <summary>
+/// The directories a Relaxed store's Puts and Deletes changed without a sync since the background sync last covered them
+/// (ADR 0008, *Relaxed ordering*). Whatever syncs and so orders itself (a batch's journal, a prepared split's leaf) first makes
+/// them durable, so a power loss never keeps it and loses a write acknowledged before it.
+/// </summary>
+/// <remarks>Writers add under the store's write lock; the background sync marks and forgets from its own thread.</remarks>
+internal sealed class UnsyncedDirectories
+{
+    /// <summary>Past this many directories one file system sync replaces their fsyncs.</summary>
+    private const int PerDirectoryLimit = 32;
+
+    private readonly object _gate = new();
+    private readonly Dictionary<string, long> _changed = new(StringComparer.Ordinal);
+    private long _generation = 1;
+
+    /// <summary>Remembers that <paramref name="directory"/>'s entries changed without a sync.</summary>
+    public void Add(string directory)
+    {
+        lock (_gate)
+        {
+            _changed[directory] = _generation;
+        }
+    }
+
+    /// <summary>Starts a file system sync: returns the generation that <see cref="Forget"/> drops once it completed.</summary>
+    public long Mark()
+    {
+        lock (_gate)
+        {
+            return _generation++;
+        }
+    }
+
+    /// <summary>Drops the directories added before <see cref="Mark"/> returned <paramref name="generation"/> (a file system sync made them durable).</summary>
+    public void Forget(long generation) => Drop(generation, null);
+
+    /// <summary>
+    /// Makes every remembered directory durable: each one's fsync, or one sync of <paramref name="root"/>'s file system past
+    /// <see cref="PerDirectoryLimit"/> or when <paramref name="whole"/> (a split's moves are unsynced: a directory it made
+    /// may not be in its parent on disk yet, and a redo of the split would recreate it empty).
+    /// </summary>
+    public void Sync(string root, bool whole = false)
+    {
+        string[] directories;
+        long generation;
+        lock (_gate)
+        {
+            if (_changed.Count == 0)
+            {
+                return;
+            }
+
+            directories = [.. _changed.Keys];
+            generation = _generation++;
+        }
+
+        if (whole || directories.Length > PerDirectoryLimit)
+        {
+            FileSystemSync.Sync(root);
+            Drop(generation, null);
+            return;
+        }
+
+        foreach (var directory in directories)
+        {
+            TreeWriter.SyncDirectory(directory);
+        }
+
+        Drop(generation, directories);
+    }
+
+    /// <summary>Drops the directories (all, or only <paramref name="only"/>) last added at or before <paramref name="generation"/>.</summary>
+    private void Drop(long generation, string[]? only)
+    {
+        lock (_gate)
+        {
+            foreach (var directory in only ?? [.. _changed.Keys])
+            {
+                if (_changed.TryGetValue(directory, out var added) && added <= generation)
+                {
+                    _changed.Remove(directory);
+                }
+            }
+        }
+    }
+}
