@@ -12,8 +12,8 @@ internal static class ThreadPoolWarmup
         const int threads = 16;
         ThreadPool.GetMinThreads(out var workers, out var completions);
         ThreadPool.SetMinThreads(Math.Max(workers, threads), completions);
-        using var started = new CountdownEvent(threads);
-        using var release = new ManualResetEventSlim();
+        var started = new CountdownEvent(threads); // not disposed: a thread may still be inside Signal or Wait when Run returns
+        var release = new ManualResetEventSlim();
         for (var i = 0; i < threads; i++)
         {
             ThreadPool.UnsafeQueueUserWorkItem(_ =>
