@@ -1,4 +1,3 @@
-using System.Buffers;
 using DataStore.Platform;
 
 namespace DataStore.Lmdb;
@@ -79,19 +78,17 @@ internal sealed partial class LmdbEnvironment
         }
 
         errors.Check(rc, "pinning the synced state");
-        var metas = ArrayPool<byte>.Shared.Rent(2 * LmdbSyncedState.MetaBytes); // given back once recorded (SyncAndRecord)
         try
         {
             errors.Check(LmdbNative.EnvInfoOf(env, out var info), "reading the environment");
             errors.Check(LmdbNative.Stat(pin, LmdbNative.MainDbi, out var stat), "reading the page size");
             errors.Check(LmdbNative.Stat(pin, Dbi, out var pairs), "reading the tree's shape");
-            StoreFiles.Guard(Directory, StoreBackend.Lmdb, () => ReadMetas(stat.PageSize, metas));
+            var metas = StoreFiles.Guard(Directory, StoreBackend.Lmdb, () => ReadMetas(stat.PageSize));
             NoteTreeShape(pairs);
             return new SyncPoint(pin, info.LastTransaction, stat.PageSize, metas, (long)info.LastPage, _pagesWritten);
         }
         catch
         {
-            ArrayPool<byte>.Shared.Return(metas);
             LmdbNative.TxnAbort(pin);
             throw;
         }
@@ -99,8 +96,7 @@ internal sealed partial class LmdbEnvironment
 
     /// <summary>
     /// With <paramref name="point"/> pinned (writer locks held or not): syncs the data file, records the point, and makes
-    /// its pin this process's, letting the previous one go. A failure lets the new pin go and keeps the old one. Either
-    /// way the point's meta pages go back to the pool: each point is synced and recorded once.
+    /// its pin this process's, letting the previous one go. A failure lets the new pin go and keeps the old one.
     /// </summary>
     private void SyncAndRecord(SyncPoint point, LmdbErrors errors)
     {
@@ -145,18 +141,15 @@ internal sealed partial class LmdbEnvironment
             {
                 LmdbNative.TxnAbort(pin);
             }
-
-            ArrayPool<byte>.Shared.Return(point.Metas);
         }
     }
 
     // fsync of the data file through a descriptor of our own: the same pages as mdb_env_sync (a sync is of the file, not
-    // of a descriptor), without reading the meta page through the map, so a resize never waits for a slow disk. A handle,
-    // not a FileStream: writers checkpoint often, and what a checkpoint allocates grows the GC heap.
+    // of a descriptor), without reading the meta page through the map, so a resize never waits for a slow disk.
     private void SyncDataFile() => StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
     {
-        using var file = File.OpenHandle(_dataFile, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete);
-        RandomAccess.FlushToDisk(file);
+        using var file = new FileStream(_dataFile, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete, 1);
+        file.Flush(flushToDisk: true);
         return 0;
     });
 

@@ -16,7 +16,6 @@ internal sealed partial class LmdbEnvironment
     private readonly LmdbSyncedState? _syncedState;
     private LmdbErrors? _syncErrors;
     private int _durableStores;
-    private byte[]? _dataFileZ; // the data file's path for open(2), made once: every checkpoint reads the meta pages
 
     /// <summary>True when commits skip their page sync now: a synced state is recorded and pinned, and no Durable store of this process shares the environment.</summary>
     internal bool CommitsWithoutSync => _syncedState is not null && _pin != 0 && Volatile.Read(ref _durableStores) == 0;
@@ -141,12 +140,10 @@ internal sealed partial class LmdbEnvironment
         });
     }
 
-    // Both meta pages' first bytes, into metas (a checkpoint's, from the pool) or a new array.
-    private byte[] ReadMetas(uint pageSize, byte[]? metas = null)
+    private byte[] ReadMetas(uint pageSize)
     {
-        metas ??= new byte[2 * LmdbSyncedState.MetaBytes];
-        metas.AsSpan(0, 2 * LmdbSyncedState.MetaBytes).Clear(); // a short read leaves zeros, never a pooled array's old bytes
-        var fd = PosixFile.OpenRead(_dataFileZ ??= System.Text.Encoding.UTF8.GetBytes(_dataFile + "\0"));
+        var metas = new byte[2 * LmdbSyncedState.MetaBytes];
+        var fd = PosixFile.OpenRead(System.Text.Encoding.UTF8.GetBytes(_dataFile + "\0"));
         if (fd < 0)
         {
             throw new FileNotFoundException($"The LMDB data file '{_dataFile}' is missing.", _dataFile);
@@ -155,7 +152,7 @@ internal sealed partial class LmdbEnvironment
         try
         {
             _ = PosixFile.ReadAt(fd, metas.AsSpan(0, LmdbSyncedState.MetaBytes), 0);
-            _ = PosixFile.ReadAt(fd, metas.AsSpan(LmdbSyncedState.MetaBytes, LmdbSyncedState.MetaBytes), pageSize);
+            _ = PosixFile.ReadAt(fd, metas.AsSpan(LmdbSyncedState.MetaBytes), pageSize);
         }
         finally
         {
