@@ -12,7 +12,8 @@ namespace DataStore.ChangeFeed;
 /// <see cref="Gap"/> past the log's latest, so every number that could have been seen lies before a gap, which a
 /// subscriber reads as <see cref="StoreChangeKind.Resynchronize"/>, and every new commit follows it.
 /// </summary>
-/// <remarks>Runs once per open, before the store's first write; never on the write path. Not applied where the boot is unknown (<see cref="BootIdentity"/>).</remarks>
+/// <remarks>Runs once per open, before the store's first write; never on the write path. Not applied where the boot is unknown (<see cref="BootIdentity"/>).
+/// A clean close by the store's last writer takes the mark back (<see cref="ChangeLogOpenLock"/>).</remarks>
 internal static class ChangeLogRestart
 {
     /// <summary>How far the log jumps past its latest: more commits than a store makes between two background syncs.</summary>
@@ -25,18 +26,30 @@ internal static class ChangeLogRestart
     /// Restarts <paramref name="log"/> when a writer of another boot marked the store, then marks it for this boot when this
     /// process shows commits before they are synced (<paramref name="shownBeforeSynced"/>) or restarted it (a writer of this
     /// boot may have marked it since this process read the mark; rewriting the mark keeps it, at the cost of one more restart).
+    /// Returns the <see cref="ChangeLogOpenLock"/> the caller holds until it closes (null where the boot is unknown).
     /// </summary>
     /// <exception cref="DataStoreException">The restart record or the marker could not be written; names the store.</exception>
-    public static void Prepare(IChangeLog log, string directory, StoreBackend backend, bool shownBeforeSynced)
+    public static ChangeLogOpenLock? Prepare(IChangeLog log, string directory, StoreBackend backend, bool shownBeforeSynced, TimeSpan timeout)
     {
-        if (BootIdentity.Current != 0)
+        if (BootIdentity.Current == 0)
         {
-            StoreFiles.Guard(directory, backend, () =>
+            return null;
+        }
+
+        return StoreFiles.Guard(directory, backend, () =>
+        {
+            var open = ChangeLogOpenLock.Enter(directory, backend, timeout); // before the mark is read: a closing writer may be taking it back
+            try
             {
                 Run(log, directory, shownBeforeSynced);
-                return 0;
-            });
-        }
+                return open;
+            }
+            catch
+            {
+                open.Dispose();
+                throw;
+            }
+        });
     }
 
     private static void Run(IChangeLog log, string directory, bool shownBeforeSynced)

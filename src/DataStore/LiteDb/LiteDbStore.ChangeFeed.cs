@@ -11,6 +11,7 @@ internal sealed partial class LiteDbStore : IChangeFeedStore
     private readonly ChangeRecord _record = new();
     private LiteDbChangeLog? _log;
     private ChangeFeedState? _feed;
+    private ChangeLogOpenLock? _feedOpen;
 
     public bool ChangeFeedOn => _feed is not null;
 
@@ -18,8 +19,21 @@ internal sealed partial class LiteDbStore : IChangeFeedStore
     {
         _log = new LiteDbChangeLog(_engine, () => _db.Engine, PruneChangeLog, WriteLogSynced);
         // The log serves a commit once LiteDB's log writer wrote it, before the log file's group sync a Durable caller waits for.
-        ChangeLogRestart.Prepare(_log, _directory, StoreBackend.LiteDb, shownBeforeSynced: true);
+        _feedOpen = ChangeLogRestart.Prepare(_log, _directory, StoreBackend.LiteDb, shownBeforeSynced: true, _timeout);
         _feed = ChangeFeedState.Start(_log, _directory, settings, logger);
+    }
+
+    // After the engine closed: a clean close takes back the restart mark when no other writer has the store open.
+    private void CloseFeedLock(bool closed)
+    {
+        if (closed)
+        {
+            _feedOpen?.CloseCleanly();
+        }
+        else
+        {
+            _feedOpen?.Dispose();
+        }
     }
 
     public ChangeLogPage ReadChanges(long after, int max)

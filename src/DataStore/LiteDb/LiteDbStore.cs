@@ -127,10 +127,12 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
         {
             _cursors.CloseAll();
             _feed?.Dispose(); // prunes a last time on the open engine
+            var closed = false;
             try
             {
                 using var turn = _engine.Engine();
                 _db.Dispose();
+                closed = true;
             }
             catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
             {
@@ -139,6 +141,7 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
             finally
             {
                 _processLock.Dispose();
+                CloseFeedLock(closed);
             }
         }
     }

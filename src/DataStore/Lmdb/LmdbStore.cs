@@ -12,7 +12,7 @@ namespace DataStore.Lmdb;
 /// synced before returning (Durable, shared by concurrent writers) or in the background every
 /// <see cref="DataStoreOptions.SyncInterval"/> (Relaxed).
 /// </summary>
-internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
+internal sealed unsafe partial class LmdbStore : KeyValueStoreBase, IChangeFeedStore
 {
     private const StoreCapabilities LmdbCapabilities = StoreCapabilities.Persistent | StoreCapabilities.SharedAcrossProcesses |
         StoreCapabilities.SnapshotScans | StoreCapabilities.SelfDescribing | StoreCapabilities.Compaction | StoreCapabilities.ChangeFeed;
@@ -25,7 +25,6 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
     private readonly Durability _durability;
     private readonly BackgroundSync? _backgroundSync;
     private readonly ILogger _logger;
-    private ChangeFeedState? _feed;
 
     private LmdbStore(LmdbEnvironment env, LmdbErrors errors, Durability durability, DataStoreOptions options, ILogger logger)
     {
@@ -160,32 +159,6 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
     internal override IReadOnlyList<string> CheckIntegrityCore(CancellationToken cancellationToken) =>
         LmdbIntegrity.Check(_env, _errors, cancellationToken);
 
-    public void StartChangeFeed(ChangeFeedSettings settings, ILogger logger)
-    {
-        _env.StartFeedLayout(_errors);
-        var log = new ChangeFeed.Lmdb.LmdbChangeLog(_env, _errors);
-        // A Durable commit's meta page is written, and the commit visible, before the group sync a Durable caller waits for.
-        ChangeLogRestart.Prepare(log, Path, StoreBackend.Lmdb, shownBeforeSynced: true);
-        _feed = ChangeFeedState.Start(log, Path, settings, logger);
-    }
-
-    public ChangeLogPage ReadChanges(long after, int max)
-    {
-        if (!TryEnterCall())
-        {
-            throw new ObjectDisposedException(nameof(LmdbStore), $"The Lmdb store at '{Path}' has been disposed.");
-        }
-
-        try
-        {
-            return _feed!.Log.Read(after, max);
-        }
-        finally
-        {
-            ExitCall();
-        }
-    }
-
     protected override void Dispose(bool disposing)
     {
         _backgroundSync?.Dispose();
@@ -198,6 +171,8 @@ internal sealed unsafe class LmdbStore : KeyValueStoreBase, IChangeFeedStore
         {
             _env.Release();
         }
+
+        _feedOpen?.CloseCleanly();
     }
 
     // Looks key up and returns LMDB's code (Success, NotFound or a failure) instead of throwing, so that the

@@ -14,6 +14,7 @@ internal sealed unsafe partial class RocksDbStore : IChangeFeedStore
     private IntPtr _feedFamily;
     private RocksDbChangeLog? _log;
     private ChangeFeedState? _feed;
+    private ChangeLogOpenLock? _feedOpen;
 
     public bool ChangeFeedOn => _feed is not null;
 
@@ -25,7 +26,7 @@ internal sealed unsafe partial class RocksDbStore : IChangeFeedStore
         EnsureWritable(); // the feed's column family, and every write from now on
         _log = RocksDbChangeLog.Open(this, _feedFamily, _options.Handle);
         // sync = true (Durable) publishes a commit's sequence only after its WAL sync.
-        ChangeLogRestart.Prepare(_log, _directory, StoreBackend.RocksDb, shownBeforeSynced: _durability != Durability.Durable);
+        _feedOpen = ChangeLogRestart.Prepare(_log, _directory, StoreBackend.RocksDb, shownBeforeSynced: _durability != Durability.Durable, _timeout);
         _feed = ChangeFeedState.Start(_log, _directory, settings, logger);
     }
 

@@ -33,6 +33,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
     private readonly BackgroundSync? _backgroundSync;
     private readonly ILogger _logger;
     private ChangeFeedState? _feed;
+    private ChangeLogOpenLock? _feedOpen;
 
     private SqliteStore(string directory, string file, Durability durability, DataStoreOptions options, SqliteWriter writer, ILogger logger)
     {
@@ -179,6 +180,8 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
             _readers.Dispose();
             _walSync.Dispose();
         }
+
+        _feedOpen?.CloseCleanly();
     }
 
     // Called under the write lock right after a commit: feeds the checkpointer and takes a ticket for the WAL sync.
@@ -205,7 +208,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
             () => SqliteSession.Open(file, _writer.Errors, _timeout, _writer.Checksums),
             () => _walSync.WaitUntilSynced(_walSync.Committed(), _directory, StoreBackend.Sqlite));
         // synchronous=NORMAL: a commit, Durable too, is visible before the WAL's group sync that a Durable caller waits for.
-        ChangeLogRestart.Prepare(log, _directory, StoreBackend.Sqlite, shownBeforeSynced: true);
+        _feedOpen = ChangeLogRestart.Prepare(log, _directory, StoreBackend.Sqlite, shownBeforeSynced: true, _timeout);
         _feed = ChangeFeedState.Start(log, _directory, settings, logger);
     }
 
