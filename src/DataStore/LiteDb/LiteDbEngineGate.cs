@@ -13,92 +13,13 @@ internal sealed class LiteDbEngineGate(string directory, TimeSpan timeout)
     /// <summary>Scans that may be open at once; one more waits, up to the store's timeout, for one to close.</summary>
     public const int MaxOpenScans = 64;
 
-    /// <summary>The most queued point reads one turn runs besides its own.</summary>
-    public const int ReadsPerTurn = 16;
-
-    /// <summary>How long a queued point read sleeps before it looks again, should a wake-up be missed.</summary>
-    private static readonly TimeSpan ReadPoll = TimeSpan.FromMilliseconds(1);
-
     private readonly Lock _engine = new();
-    private readonly System.Collections.Concurrent.ConcurrentQueue<LiteDbPointRead> _reads = new();
     private readonly SemaphoreSlim _scans = new(MaxOpenScans, MaxOpenScans);
     private readonly object _snapshotsChanged = new();
     private int _snapshots;
 
-    /// <summary>Point reads waiting for a turn.</summary>
-    public int QueuedReads => _reads.Count;
-
     /// <summary>Enters the engine's turn; dispose the scope to leave it.</summary>
-    public Turn Engine()
-    {
-        _engine.Enter();
-        return new Turn(this);
-    }
-
-    /// <summary>
-    /// Runs <paramref name="read"/> in the engine's turn, on this thread or on the thread of the point read that holds the
-    /// turn; returns once it ran (its failure, if any, is kept in it).
-    /// </summary>
-    public void Read(LiteDbPointRead read)
-    {
-        if (_engine.TryEnter())
-        {
-            try
-            {
-                read.Run();
-                RunQueuedReads();
-            }
-            finally
-            {
-                Leave();
-            }
-
-            return;
-        }
-
-        _reads.Enqueue(read);
-        while (true)
-        {
-            read.ResetSignal();
-            if (read.IsDone)
-            {
-                return;
-            }
-
-            if (_engine.TryEnter())
-            {
-                try
-                {
-                    RunQueuedReads();
-                }
-                finally
-                {
-                    Leave();
-                }
-
-                continue;
-            }
-
-            read.WaitForSignal(ReadPoll);
-        }
-    }
-
-    private void RunQueuedReads()
-    {
-        for (var i = 0; i < ReadsPerTurn && _reads.TryDequeue(out var read); i++)
-        {
-            read.Run();
-        }
-    }
-
-    private void Leave()
-    {
-        _engine.Exit();
-        if (_reads.TryPeek(out var next))
-        {
-            next.Signal();
-        }
-    }
+    public Lock.Scope Engine() => _engine.EnterScope();
 
     /// <summary>Takes a scan slot, waiting up to the timeout.</summary>
     /// <exception cref="StoreTimeoutException">Every slot stayed taken for the whole timeout.</exception>
@@ -153,11 +74,5 @@ internal sealed class LiteDbEngineGate(string directory, TimeSpan timeout)
         }
 
         return true;
-    }
-
-    /// <summary>The engine's turn, held until disposed.</summary>
-    public readonly struct Turn(LiteDbEngineGate gate) : IDisposable
-    {
-        public void Dispose() => gate.Leave();
     }
 }

@@ -12,7 +12,7 @@ internal sealed partial class LiteDbStore
         for (var attempt = 0; ; attempt++)
         {
             var db = _db;
-            var doc = Read(db, key, keyOnly: false, "Get").TakeDocument();
+            var doc = Read(db, key, "Get", static (table, key) => table.Find(key.First));
             if (doc is null)
             {
                 return false;
@@ -40,7 +40,7 @@ internal sealed partial class LiteDbStore
         for (var attempt = 0; ; attempt++)
         {
             var db = _db;
-            var doc = Read(db, key, keyOnly: false, "Get").TakeDocument();
+            var doc = Read(db, key, "Get", static (table, key) => table.Find(key.First));
             if (doc is null)
             {
                 return -1;
@@ -66,22 +66,19 @@ internal sealed partial class LiteDbStore
         }
     }
 
-    protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Read(_db, key, keyOnly: true, "HaveKey").Found;
+    protected override bool HaveKeyCore(ReadOnlySpan<byte> key) => Read(_db, key, "HaveKey", static (table, key) => table.Contains(key.First));
 
     // A read that fails because Compact replaced the engine under it runs again; so does one whose engine LiteDB
-    // stopped (once, on a fresh engine: a damaged file fails again and is reported). The read runs in the engine's
-    // turn, maybe on the thread of another point read (LiteDbEngineGate.Read).
-    private LiteDbPointRead Read(LiteDbEngine db, ReadOnlySpan<byte> key, bool keyOnly, string operation)
+    // stopped (once, on a fresh engine: a damaged file fails again and is reported).
+    private T Read<T>(LiteDbEngine db, ReadOnlySpan<byte> key, string operation, Func<LiteDbTable, LiteDbSpans, T> read)
     {
         var reopened = false;
         while (true)
         {
             try
             {
-                var read = LiteDbPointRead.For(db.Table, key, keyOnly);
-                _engine.Read(read);
-                read.ThrowIfFailed();
-                return read;
+                using var turn = _engine.Engine();
+                return read(db.Table, new LiteDbSpans(key, default));
             }
             catch (Exception e) when (LiteDbErrors.IsStoreFailure(e) || e is ObjectDisposedException)
             {
