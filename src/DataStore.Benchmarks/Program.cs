@@ -2,6 +2,8 @@
 // Runs from any directory; results go to ./BenchmarkDotNet.Artifacts of the directory it was started from.
 // dotnet run -c Release --project src/DataStore.Benchmarks -- workload [--backends Sqlite,Lmdb] [--records 1000000]: the
 // 1,000,000-record workload, each backend in a child process, printed as a markdown table.
+// dotnet run -c Release --project src/DataStore.Benchmarks -- ycsb-cpu --backends RocksDb --records 100000: CPU time per
+// YCSB operation of each backend and its peer, alternating rounds (Ycsb/YcsbCpuCommand.cs).
 using BenchmarkDotNet.Running;
 using DataStore.Benchmarks;
 using DataStore.Benchmarks.Workload;
@@ -21,6 +23,11 @@ catch (ArgumentException e)
 if (benchmarkArgs is ["workload", .. var workloadArgs])
 {
     return MillionRecordWorkload.Run(workloadArgs);
+}
+
+if (benchmarkArgs is ["ycsb-cpu", .. var cpuArgs])
+{
+    return YcsbCpuCommand.Run(cpuArgs);
 }
 
 benchmarkArgs = ProjectDirectory.Enter(benchmarkArgs);

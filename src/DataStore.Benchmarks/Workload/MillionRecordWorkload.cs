@@ -122,6 +122,7 @@ public static class MillionRecordWorkload
 
     private static string MiB(long kib) => (kib / 1024.0).ToString("0.0", CultureInfo.InvariantCulture);
 
-    private static string LoadAverage() =>
+    /// <summary>The 1, 5 and 15 minute load averages, as <c>/proc/loadavg</c> gives them.</summary>
+    internal static string LoadAverage() =>
         File.Exists("/proc/loadavg") ? string.Join(' ', File.ReadAllText("/proc/loadavg").Split(' ').Take(3)) : "unknown";
 }

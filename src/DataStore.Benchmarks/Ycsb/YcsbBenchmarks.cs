@@ -41,18 +41,7 @@ public class YcsbBenchmarks
         _directory = BenchmarkData.NewDirectory();
         Directory.CreateDirectory(_directory);
         _target = Target.Open(_directory);
-        var random = new Random(5);
-        var pairs = new List<(byte[] Key, byte[] Value)>(1_000);
-        for (var record = 0; record < Records; record++)
-        {
-            pairs.Add((YcsbKeys.Of(record), _valuePool.AsSpan(random.Next(_valuePool.Length - YcsbKeys.ValueSize), YcsbKeys.ValueSize).ToArray()));
-            if (pairs.Count == 1_000 || record == Records - 1)
-            {
-                _target.Load(pairs);
-                pairs.Clear();
-            }
-        }
-
+        YcsbLoad.Into(_target, Records, _valuePool);
         var zipfian = new ZipfianGenerator(Records);
         var counter = new YcsbRecordCounter(Records);
         _workers = Enumerable.Range(0, Threads).Select(t => new YcsbWorker(100 + t, zipfian, counter, _valuePool)).ToArray();

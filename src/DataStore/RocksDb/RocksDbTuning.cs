@@ -48,14 +48,18 @@ internal sealed record RocksDbTuning(long BlockCacheBytes, long WriteBufferBytes
     /// <summary>The desktop settings with RocksDB's single-stage write queue instead of pipelined writes, for A/B benchmarks only.</summary>
     public static RocksDbTuning Unpipelined { get; } = Desktop with { PipelinedWrites = false };
 
+    /// <summary>The desktop settings without the memtable's bloom filter, for A/B benchmarks only.</summary>
+    public static RocksDbTuning NoMemtableFilter { get; } = Desktop with { MemtableFilter = false };
+
     /// <summary>What new store instances use: <see cref="Desktop"/>, or <see cref="Anchor"/> / <see cref="Baseline"/> /
-    /// <see cref="Unpipelined"/> when the environment variable <c>DATASTORE_ROCKSDB_TUNING</c> is <c>anchor</c> /
-    /// <c>baseline</c> / <c>unpipelined</c> (for benchmarks only).</summary>
+    /// <see cref="Unpipelined"/> / <see cref="NoMemtableFilter"/> when the environment variable <c>DATASTORE_ROCKSDB_TUNING</c>
+    /// is <c>anchor</c> / <c>baseline</c> / <c>unpipelined</c> / <c>nomemtablefilter</c> (for benchmarks only).</summary>
     public static RocksDbTuning Current { get; set; } = Environment.GetEnvironmentVariable("DATASTORE_ROCKSDB_TUNING")?.ToUpperInvariant() switch
     {
         "ANCHOR" => Anchor,
         "BASELINE" => Baseline,
         "UNPIPELINED" => Unpipelined,
+        "NOMEMTABLEFILTER" => NoMemtableFilter,
         _ => Desktop,
     };
 
