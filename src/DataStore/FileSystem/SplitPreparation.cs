@@ -150,7 +150,7 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
             {
                 if (PreparedSplitRecord.IsOwnedBy(root, _token))
                 {
-                    PreparedSplitRecord.Recover(root, layout);
+                    PreparedSplitRecord.Recover(root, layout, unsynced);
                 }
 
                 return true;
