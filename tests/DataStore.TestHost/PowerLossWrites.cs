@@ -47,10 +47,16 @@ internal static class PowerLossWrites
             var batch = new WriteBatch();
             // With a split limit, at least three limits' worth of writes, and on until a prepared split has been published
             // (its preparation runs on the thread pool, which a loaded machine can hold back past the writes' time, and a
-            // leaf that fills up meanwhile splits the old way), at most fifty limits' worth.
+            // leaf that fills up meanwhile splits the old way), at most fifty limits' worth; past ten limits' worth with
+            // none published, it pauses 2 ms before each write, so a preparation starved of the CPU can catch up.
             var minimum = splitLimit * 3;
             for (var i = 1; clock.ElapsedMilliseconds < milliseconds || count < minimum || (splitLimit > 0 && splits.Published == 0 && count < splitLimit * 50); i++, count++)
             {
+                if (splitLimit > 0 && splits.Published == 0 && count >= splitLimit * 10)
+                {
+                    Thread.Sleep(2);
+                }
+
                 switch (random.Next(feed ? 5 : 3))
                 {
                     case 0:

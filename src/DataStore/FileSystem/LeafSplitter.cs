@@ -10,7 +10,7 @@ namespace DataStore.FileSystem;
 /// after the write lock is let go (the Relaxed background sync, or the Durable write itself; ADR 0008), so no writer or
 /// reader waits for it. Call holding the store's exclusive lock.
 /// </summary>
-internal sealed class LeafSplitter(string root, Layout layout, SharedState state, Func<string> newTemporary, Action<string> ensureDirectory)
+internal sealed class LeafSplitter(string root, Layout layout, SharedState state, Func<string> newTemporary, Action<string> ensureDirectory, UnsyncedDirectories? unsynced)
 {
     /// <summary>The file in the store directory that records the first split whose moves are not yet known to be on disk.</summary>
     public const string PendingFile = "split.pending";
@@ -40,7 +40,7 @@ internal sealed class LeafSplitter(string root, Layout layout, SharedState state
         state.BeginChange();
 
         // A split prepared beside the writers (SplitPreparation) gives way: its children and record go first.
-        PreparedSplitRecord.Recover(root, layout);
+        PreparedSplitRecord.Recover(root, layout, unsynced);
         PreparedSplitRecord.RemoveChildren(node.Path);
 
         // Splits not synced yet each keep their record (a full leaf whose keys share their next byte splits again at
@@ -60,7 +60,7 @@ internal sealed class LeafSplitter(string root, Layout layout, SharedState state
     /// <summary>Completes the splits the pending records name (moving what a crash left), syncs the file system and drops the records.</summary>
     public void FinishPending()
     {
-        PreparedSplitRecord.Recover(root, layout);
+        PreparedSplitRecord.Recover(root, layout, unsynced);
         var records = PendingRecords(root);
         if (records.Count == 0)
         {

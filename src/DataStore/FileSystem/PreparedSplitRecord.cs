@@ -68,9 +68,10 @@ internal static class PreparedSplitRecord
     /// <summary>
     /// Finishes or undoes a stopped preparation: with the leaf's marker on disk the split was published, so only the
     /// leaf's old names go (never linked back: a key deleted since would return); without it the prepared children go
-    /// (the leaf is whole). Then the record goes. Call holding the write lock.
+    /// (the leaf is whole). Then the record goes. Call holding the write lock; a Relaxed store passes its
+    /// <paramref name="unsynced"/> directories, synced before the leaf (ADR 0008, *Relaxed ordering*).
     /// </summary>
-    public static void Recover(string root, Layout layout)
+    public static void Recover(string root, Layout layout, UnsyncedDirectories? unsynced = null)
     {
         if (!Exists(root))
         {
@@ -92,6 +93,8 @@ internal static class PreparedSplitRecord
 
             // Durable before the record goes: a later sync of the store directory (the next record) could otherwise keep
             // the record's removal and lose this, leaving children in a leaf (or old names in a split) nothing names.
+            // The Relaxed writes before it first: the leaf's sync makes its own Puts durable.
+            unsynced?.Sync(root);
             DirectorySync.Sync(path);
         }
 

@@ -80,13 +80,11 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
                     break;
                 }
 
-                unsynced?.Sync(root); // Relaxed writes before the leaf's sync below, which orders itself (UnsyncedDirectories)
-                publish.Sync(root, _holds); // what the round changed, outside the lock, then check again
+                publish.Sync(root, _holds); // what the round changed (children only: no write is visible there before the marker), then check again
             }
 
             _holds.NoteSync();
-            unsynced?.Sync(root); // Relaxed writes before the marker, which orders itself (UnsyncedDirectories)
-            DirectorySync.Sync(_leaf); // the marker, before any old name goes
+            SyncMarker(); // before any old name goes
             AfterPublishForTests?.Invoke(root);
             RemoveOldNames();
             _holds.NoteSync();
@@ -105,6 +103,23 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
     }
 
     private enum Outcome { Stopped, Again, Published }
+
+    /// <summary>
+    /// Makes the marker durable, with the entries of the children made in the leaf: the leaf's fsync, or at Relaxed one file
+    /// system sync, which also covers every Relaxed write made before it. The leaf's fsync would make the Puts made in the
+    /// leaf while it ran durable without the Puts made just before them in other directories (<see cref="UnsyncedDirectories.SyncAll"/>).
+    /// </summary>
+    private void SyncMarker()
+    {
+        if (unsynced is { } relaxed)
+        {
+            relaxed.SyncAll(root);
+        }
+        else
+        {
+            DirectorySync.Sync(_leaf);
+        }
+    }
 
     /// <summary>Claims the leaf (under the lock): nothing else prepared, the leaf not split and full enough; writes the record.</summary>
     private bool Claim() => Locked("claim", () =>
@@ -135,7 +150,7 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
             {
                 if (PreparedSplitRecord.IsOwnedBy(root, _token))
                 {
-                    PreparedSplitRecord.Recover(root, layout);
+                    PreparedSplitRecord.Recover(root, layout, unsynced);
                 }
 
                 return true;

@@ -20,7 +20,7 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
     private LeafSplitter? _splitterInstance;
     private byte[]? _preparationWanted;
 
-    private LeafSplitter Splitter => _splitterInstance ??= new LeafSplitter(root, layout, state, NewTemporary, EnsureDirectory);
+    private LeafSplitter Splitter => _splitterInstance ??= new LeafSplitter(root, layout, state, NewTemporary, EnsureDirectory, Unsynced);
     private long _nextTemporary;
     private ChangeFeed.FileSystem.ChangeLogFiles? _log;
     private readonly ChangeFeed.ChangeRecord _record = new();

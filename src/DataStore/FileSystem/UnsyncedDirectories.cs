@@ -60,8 +60,7 @@ internal sealed class UnsyncedDirectories
 
         if (whole || directories.Length > PerDirectoryLimit)
         {
-            FileSystemSync.Sync(root);
-            Drop(generation, null);
+            SyncFileSystem(root, generation);
             return;
         }
 
@@ -71,6 +70,21 @@ internal sealed class UnsyncedDirectories
         }
 
         Drop(generation, directories);
+    }
+
+    /// <summary>
+    /// Syncs <paramref name="root"/>'s file system and forgets every remembered directory, even when none is: for a sync
+    /// outside the write lock that orders itself (a prepared split's marker). A directory sync there would also make
+    /// durable the writes made into it while it ran, and a Put made just before them in another directory, added after
+    /// any sync of the remembered ones, would not be (ADR 0008, *Relaxed ordering*); one file system sync covers every
+    /// write made before it.
+    /// </summary>
+    public void SyncAll(string root) => SyncFileSystem(root, Mark());
+
+    private void SyncFileSystem(string root, long generation)
+    {
+        FileSystemSync.Sync(root);
+        Drop(generation, null);
     }
 
     /// <summary>Drops the directories (all, or only <paramref name="only"/>) last added at or before <paramref name="generation"/>.</summary>
