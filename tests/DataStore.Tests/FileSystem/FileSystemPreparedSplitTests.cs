@@ -64,7 +64,7 @@ public sealed class FileSystemPreparedSplitTests : IDisposable
         var expected = AfterTheOtherWriter();
         Assert.Equal(expected, Pairs(store));
         Assert.Equal(expected, Pairs(other));
-        Assert.Equal([KeyNames.SplitMarker], Directory.GetFiles(Data).Select(Path.GetFileName));
+        Assert.Equal([TreeRoot.MarkerName, KeyNames.SplitMarker], Directory.GetFiles(Data).Select(Path.GetFileName).Order(StringComparer.Ordinal));
         Assert.Empty(EngineMaintenance.CheckIntegrity(store, TestContext.Current.CancellationToken));
     }
 
