@@ -7,7 +7,7 @@ namespace DataStore.FileSystem;
 /// shared lock with no change in progress, so writers get in between (a key written after its directory was listed,
 /// or moved by a later split, is not checked; one deleted meanwhile is skipped): every key file parses
 /// and passes its checksum, holds a key that starts with its directory's prefix and is named after that key; split
-/// directories hold only their marker, their own key and child directories; no leaf holds more than the limit; no
+/// directories hold only their marker, their own key and child directories, and every child their marker records; no leaf holds more than the limit; no
 /// journal or stale temporary file is left over.
 /// </summary>
 internal static class FileSystemIntegrity
@@ -68,12 +68,14 @@ internal static class FileSystemIntegrity
         var rest = new List<byte>();
         var split = File.Exists(System.IO.Path.Combine(node.Path, KeyNames.SplitMarker));
         var keyFiles = 0;
+        var present = new bool[256];
         foreach (var entry in new DirectoryInfo(node.Path).EnumerateFileSystemInfos())
         {
             if (entry is DirectoryInfo)
             {
                 if (split && KeyNames.TryParseChild(entry.Name, out var b))
                 {
+                    present[b] = true;
                     pending.Push((entry.FullName, [.. node.Prefix, b]));
                 }
                 else if (!(preparing && !split && KeyNames.TryParseChild(entry.Name, out _)))
@@ -86,10 +88,17 @@ internal static class FileSystemIntegrity
                 keyFiles++;
                 keyFileList.Add((entry.FullName, entry.Name));
             }
-            else if (!(split && (entry.Name == KeyNames.SplitMarker || (preparing && PreparedSplitRecord.IsOldName(entry.Name, rest)))))
+            else if (!(split && (entry.Name == KeyNames.SplitMarker || (preparing && PreparedSplitRecord.IsOldName(entry.Name, rest)))) &&
+                !(node.Prefix.Length == 0 && entry.Name == TreeRoot.MarkerName))
             {
                 problems.Add($"File '{entry.FullName}' does not belong in the key tree.");
             }
+        }
+
+        var lost = split ? SplitMarker.FirstLost(SplitMarker.RecordedChildren(node.Path), present, _ => true) : -1;
+        if (lost >= 0)
+        {
+            problems.Add(SplitMarker.Lost(System.IO.Path.Combine(node.Path, KeyNames.ChildName((byte)lost))).Message + ".");
         }
 
         if (!split && keyFiles > maxEntries)

@@ -220,7 +220,8 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
     /// <summary>
     /// Checks the shared state and finishes a dead writer's work, if the write lock is free. When another process
     /// holds it, that process opened the store in this boot (so the state is valid) and whoever writes next
-    /// finishes any unfinished change, so opening does not wait.
+    /// finishes any unfinished change, so opening does not wait. Then checks that the key tree's top-level directories
+    /// are all there (ADR 0013).
     /// </summary>
     private void RecoverAtOpen()
     {
@@ -232,10 +233,13 @@ internal sealed partial class FileSystemStore : KeyValueStoreBase
         try
         {
             _writer.Recover(restarted: _state.Validate());
+            TreeRoot.Mark(_directory);
         }
         finally
         {
             _locks.ExitWrite();
         }
+
+        TreeWalker.ThrowIfChildLost(_layout.Root); // a deleted top-level subtree shows at open; deeper ones when a read reaches them
     }
 }

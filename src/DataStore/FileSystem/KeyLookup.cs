@@ -60,6 +60,19 @@ internal static class KeyLookup
             return FindAt(directory, key, rest, mode, ref target, out value, out slot);
         }
 
+        // No handle: the directory may be gone. A miss in a directory its parent's marker records is an error (ADR 0013).
+        var status = FindByPath(node, key, rest, mode, ref target, out value, out slot);
+        if (status == ReadStatus.Missing)
+        {
+            node.ThrowIfLost();
+        }
+
+        return status;
+    }
+
+    private static ReadStatus FindByPath(LayoutNode node, ReadOnlySpan<byte> key, ReadOnlySpan<byte> rest, Mode mode, scoped ref ValueTarget target, out ReadOnlySpan<byte> value, out int slot)
+    {
+        value = default;
         var size = node.PathBytes.Length + KeyNames.MaxNameLength + 2;
         Span<byte> path = size <= 1024 ? stackalloc byte[size] : new byte[size];
         Span<byte> name = stackalloc byte[KeyNames.MaxNameLength];

@@ -16,15 +16,19 @@ internal sealed class LayoutNode
 
     private readonly LayoutNode?[] _children = new LayoutNode?[256];
     private readonly DirectoryHandles _handles;
+    private readonly LayoutNode? _parent;
     private int _state;
+    private byte[]? _recordedChildren;
+    private bool _recordedChildrenRead;
     private string? _path;
     private Microsoft.Win32.SafeHandles.SafeFileHandle? _directory;
 
-    public LayoutNode(byte[] prefix, byte[] pathBytes, DirectoryHandles handles)
+    public LayoutNode(byte[] prefix, byte[] pathBytes, DirectoryHandles handles, LayoutNode? parent = null)
     {
         Prefix = prefix;
         PathBytes = pathBytes;
         _handles = handles;
+        _parent = parent;
     }
 
     /// <summary>An open handle on this directory for reads relative to it, or null (see <see cref="DirectoryHandles"/>).</summary>
@@ -57,6 +61,42 @@ internal sealed class LayoutNode
         }
     }
 
+    /// <summary>The children this split directory's marker records (<see cref="SplitMarker"/>), or null; read from disk the first time.</summary>
+    public byte[]? RecordedChildren
+    {
+        get
+        {
+            if (!Volatile.Read(ref _recordedChildrenRead))
+            {
+                _recordedChildren = SplitMarker.RecordedChildren(Path);
+                Volatile.Write(ref _recordedChildrenRead, true);
+            }
+
+            return _recordedChildren;
+        }
+    }
+
+    /// <summary>Throws when this directory is gone though its parent's marker records it (a deleted subtree, ADR 0013); call only when a read missed.</summary>
+    /// <exception cref="InvalidDataException">The directory was recorded and is missing.</exception>
+    public void ThrowIfLost()
+    {
+        if (_parent is not null && SplitMarker.Records(_parent.RecordedChildren, Prefix[^1]) && !System.IO.Directory.Exists(Path))
+        {
+            throw SplitMarker.Lost(Path);
+        }
+    }
+
+    /// <summary>Throws when a child directory that this split directory's marker records is missing from <paramref name="present"/> and <paramref name="checkedChild"/> says it matters.</summary>
+    /// <exception cref="InvalidDataException">A recorded child is missing.</exception>
+    public void ThrowIfChildLost(bool[] present, Func<int, bool> checkedChild)
+    {
+        var lost = SplitMarker.FirstLost(RecordedChildren, present, checkedChild);
+        if (lost >= 0)
+        {
+            throw SplitMarker.Lost(Child((byte)lost).Path);
+        }
+    }
+
     /// <summary>Records that the directory is now split.</summary>
     public void MarkSplit() => Volatile.Write(ref _state, Split);
 
@@ -73,7 +113,7 @@ internal sealed class LayoutNode
         PathBytes.CopyTo(path, 0);
         path[PathBytes.Length] = (byte)System.IO.Path.DirectorySeparatorChar;
         Encoding.ASCII.GetBytes(KeyNames.ChildName(b), path.AsSpan(PathBytes.Length + 1));
-        var created = new LayoutNode([.. Prefix, b], path, _handles);
+        var created = new LayoutNode([.. Prefix, b], path, _handles, this);
         return Interlocked.CompareExchange(ref _children[b], created, null) ?? created;
     }
 

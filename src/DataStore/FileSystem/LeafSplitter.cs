@@ -159,9 +159,9 @@ internal sealed class LeafSplitter(string root, Layout layout, SharedState state
             MovesForTests++;
         }
 
-        var marker = Path.Combine(node.Path, KeyNames.SplitMarker);
+        // The marker records the children that hold keys (a redo: also those an earlier attempt filled), so a child deleted later is an error.
         ensureDirectory(node.Path);
-        File.WriteAllBytes(marker, []);
+        SplitMarker.Write(node.Path, b => moved[b] > 0 || (redo && Directory.Exists(node.Child((byte)b).Path)));
         for (var b = 0; b < moved.Length; b++)
         {
             if (moved[b] > 0)

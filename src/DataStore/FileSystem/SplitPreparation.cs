@@ -231,7 +231,7 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
         }
 
         state.BeginChange();
-        File.WriteAllBytes(Path.Combine(_leaf, KeyNames.SplitMarker), []);
+        SplitMarker.Write(_leaf, b => publish.Counts[b] > 0); // every child made was synced before a round found nothing new
         for (var b = 0; b < 256; b++)
         {
             if (publish.Counts[b] > 0)

@@ -38,25 +38,42 @@ internal static class TreeWalker
             return false;
         }
 
-        var children = new List<byte>();
-        foreach (var directory in Entries(node.Path, directories: true))
+        // A child the marker records that is gone was deleted with its keys: an error, never a shorter scan (ADR 0013).
+        var present = PresentChildren(node);
+        node.ThrowIfChildLost(present, b => ChildMayHold([.. node.Prefix, (byte)b], start, end));
+        for (var b = 0; b < 256; b++)
         {
-            if (KeyNames.TryParseChild(directory, out var b) && ChildMayHold([.. node.Prefix, b], start, end))
-            {
-                children.Add(b);
-            }
-        }
-
-        children.Sort();
-        foreach (var b in children)
-        {
-            if (!Walk(node.Child(b), start, end, keysOnly, visit))
+            if (present[b] && ChildMayHold([.. node.Prefix, (byte)b], start, end) && !Walk(node.Child((byte)b), start, end, keysOnly, visit))
             {
                 return false;
             }
         }
 
         return true;
+    }
+
+    /// <summary>Throws when a child directory that <paramref name="node"/>'s marker records is gone (nothing for a leaf).</summary>
+    /// <exception cref="InvalidDataException">A recorded child directory is missing.</exception>
+    public static void ThrowIfChildLost(LayoutNode node)
+    {
+        if (node.IsSplit && node.RecordedChildren is not null)
+        {
+            node.ThrowIfChildLost(PresentChildren(node), _ => true);
+        }
+    }
+
+    private static bool[] PresentChildren(LayoutNode node)
+    {
+        var present = new bool[256];
+        foreach (var directory in Entries(node.Path, directories: true))
+        {
+            if (KeyNames.TryParseChild(directory, out var b))
+            {
+                present[b] = true;
+            }
+        }
+
+        return present;
     }
 
     private static bool WalkLeaf(LayoutNode node, byte[] start, byte[] end, bool keysOnly, Func<ReadOnlySpan<byte>, ReadOnlySpan<byte>, bool> visit)

@@ -73,7 +73,7 @@ internal sealed partial class TreeWriter
         }
         catch (DirectoryNotFoundException)
         {
-            EnsureDirectory(node.Path);
+            EnsureLeaf(node);
             KeyFile.Write(target, key, value, flush, inPlace: true);
         }
 
@@ -137,8 +137,15 @@ internal sealed partial class TreeWriter
         }
         catch (DirectoryNotFoundException)
         {
-            EnsureDirectory(node.Path);
+            EnsureLeaf(node);
             File.Move(temporary, target, overwrite: true);
         }
+    }
+
+    /// <summary>Creates a leaf's missing directory, unless its parent's marker records it: then it was deleted with its keys (ADR 0013).</summary>
+    private void EnsureLeaf(LayoutNode node)
+    {
+        node.ThrowIfLost();
+        EnsureDirectory(node.Path);
     }
 }

@@ -52,7 +52,7 @@ internal static class EngineFiles
         StoreBackend.Packed => MissingOrEmpty(directory, "store.packed"),
         StoreBackend.RocksDb => MissingRocksDbManifest(directory),
         StoreBackend.FileSystem => Directory.Exists(System.IO.Path.Combine(directory, "data"))
-            ? null
+            ? FileSystem.TreeRoot.Emptied(directory)
             : $"its key directory '{System.IO.Path.Combine(directory, "data")}' is missing",
         _ => null,
     };

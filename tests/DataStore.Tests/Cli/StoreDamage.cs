@@ -27,7 +27,7 @@ public static class StoreDamage
 
                 break;
             case StoreBackend.FileSystem:
-                foreach (var file in Directory.EnumerateFiles(Path.Combine(path, "data"), "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal).Take(5))
+                foreach (var file in Directory.EnumerateFiles(Path.Combine(path, "data"), "k*", SearchOption.AllDirectories).Order(StringComparer.Ordinal).Take(5))
                 {
                     Overwrite(file, new FileInfo(file).Length - 1, [0x5a]); // the value's last byte: the file's checksum fails
                 }

@@ -75,7 +75,7 @@ public sealed class FileSystemLayoutTests : IDisposable
             store.Put(key, key);
         }
 
-        var names = Directory.EnumerateFiles(Path.Combine(StorePath, "data")).Select(Path.GetFileName).Order(StringComparer.Ordinal).ToList();
+        var names = FileSystemTestStore.RootKeyFiles(StorePath).Select(Path.GetFileName).Order(StringComparer.Ordinal).ToList();
         var listed = names.Select(n => File.ReadAllBytes(Path.Combine(StorePath, "data", n!))[KeyFile.HeaderSize..]).ToList();
         var expected = keys.Distinct(new ByteComparer()).Order(KeyOrder.Instance).ToList();
         Assert.Equal(expected.Count, listed.Count);
@@ -98,7 +98,7 @@ public sealed class FileSystemLayoutTests : IDisposable
                 store.Put(key, [key[^1]]);
             }
 
-            var files = Directory.EnumerateFiles(Path.Combine(StorePath, "data")).Select(Path.GetFileName).ToList();
+            var files = FileSystemTestStore.RootKeyFiles(StorePath).Select(Path.GetFileName).ToList();
             Assert.Equal(5, files.Count);
             Assert.Contains(files, f => f!.EndsWith("-4", StringComparison.Ordinal));
             foreach (var key in keys)
@@ -110,7 +110,7 @@ public sealed class FileSystemLayoutTests : IDisposable
 
             store.Delete(keys[1]);
             Assert.False(store.HaveKey(keys[1]));
-            Assert.Equal(4, Directory.EnumerateFiles(Path.Combine(StorePath, "data")).Count());
+            Assert.Equal(4, FileSystemTestStore.RootKeyFiles(StorePath).Count());
             foreach (var key in keys.Where((_, i) => i != 1))
             {
                 Assert.True(store.HaveKey(key));
@@ -129,7 +129,7 @@ public sealed class FileSystemLayoutTests : IDisposable
         using var store = FileSystemTestStore.Open(StorePath);
         var key = Bytes.Random(1 << 20, 9);
         store.Put(key, "v"u8);
-        var name = Path.GetFileName(Assert.Single(Directory.EnumerateFiles(Path.Combine(StorePath, "data"))));
+        var name = Path.GetFileName(Assert.Single(FileSystemTestStore.RootKeyFiles(StorePath)));
         Assert.True(name.Length <= KeyNames.MaxNameLength, $"name of {name.Length} characters");
         Assert.Contains('=', name);
         Assert.Equal("v"u8.ToArray(), store.Get(key));
@@ -153,7 +153,7 @@ public sealed class FileSystemLayoutTests : IDisposable
 
         Assert.Equal(keys.Count, StoreAssert.Scan(store, []).Count);
         Assert.Equal(["store"], Directory.EnumerateFileSystemEntries(_directory.Path).Select(Path.GetFileName).Where(n => !n!.StartsWith("probe", StringComparison.Ordinal)));
-        Assert.All(Directory.EnumerateFiles(Path.Combine(StorePath, "data")), f => Assert.StartsWith("k", Path.GetFileName(f)));
+        Assert.All(Directory.EnumerateFiles(Path.Combine(StorePath, "data")).Where(f => Path.GetFileName(f) != TreeRoot.MarkerName), f => Assert.StartsWith("k", Path.GetFileName(f)));
     }
 
     public void Dispose() => _directory.Dispose();

@@ -74,7 +74,7 @@ public sealed class FileSystemRecoveryTests : IDisposable
     {
         using var store = FileSystemTestStore.Open(StorePath);
         store.Put("a"u8, "value"u8);
-        var file = Assert.Single(Directory.EnumerateFiles(Path.Combine(StorePath, "data")));
+        var file = Assert.Single(FileSystemTestStore.RootKeyFiles(StorePath));
         var bytes = File.ReadAllBytes(file);
         bytes[^1] ^= 0xFF;
         File.WriteAllBytes(file, bytes);

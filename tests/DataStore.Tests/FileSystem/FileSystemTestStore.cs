@@ -13,6 +13,9 @@ internal static class FileSystemTestStore
         return FileSystemStore.Open(path, durability, new DataStoreOptions { Path = path, Backend = StoreBackend.FileSystem }, NullLogger.Instance, maxEntries);
     }
 
+    /// <summary>The key files in the store's data directory itself (not the marker <see cref="TreeRoot.MarkerName"/> it also holds).</summary>
+    public static IEnumerable<string> RootKeyFiles(string path) => Directory.EnumerateFiles(Path.Combine(path, "data"), "k*");
+
     /// <summary>The most entries any leaf directory, and any split directory, under the store's data directory holds.</summary>
     public static (int Leaf, int Split) LargestDirectories(string path)
     {
