@@ -30,6 +30,9 @@ internal sealed class PreparedChildren : IDisposable
     /// <summary>True once a hashed name was met: its child name depends on the chain there, so the leaf splits the old way.</summary>
     public bool SawHashed { get; private set; }
 
+    /// <summary>True when the child directory for <paramref name="b"/> is not made yet.</summary>
+    public bool IsNew(byte b) => _children[b] < 0;
+
     /// <summary>The child byte of a leaf's plain key name, with the key's name in that child (NUL-terminated, valid until the next call); false for other names.</summary>
     public bool ChildNameOf(string name, out byte b, out ReadOnlySpan<byte> childZ)
     {

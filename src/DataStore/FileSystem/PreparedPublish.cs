@@ -7,10 +7,10 @@ namespace DataStore.FileSystem;
 /// round, under the write lock, relinks every name whose leaf file is not its child's (an inode compare; the child's
 /// inode is remembered from the round that linked it, so a round reads one <c>fstatat</c> per name) and unlinks children
 /// of names gone from the leaf. What a round changed is synced by <see cref="Sync"/>, after the lock is let go, before
-/// a later round finds nothing changed and writes the marker: so no directory sync need run under the lock. The leaf
-/// itself is not synced here: the children made in it become durable with the marker, in the same directory, and a sync
-/// of the leaf outside the lock would make the Puts made in it meanwhile durable before the Puts made just before them
-/// elsewhere (ADR 0008, *Relaxed ordering*).
+/// a later round finds nothing changed and writes the marker: so no directory sync need run under the lock. A child made
+/// in the leaf is made durable by one file system sync, not the leaf's fsync: the marker records it (ADR 0013), so its
+/// entry must be on disk first, and a sync of the leaf alone, outside the lock, would make the Puts made in it meanwhile
+/// durable before the Puts made just before them elsewhere (ADR 0008, *Relaxed ordering*).
 /// </summary>
 internal sealed class PreparedPublish(string leaf, PreparedChildren dirs, HashSet<string> linked)
 {
@@ -19,11 +19,12 @@ internal sealed class PreparedPublish(string leaf, PreparedChildren dirs, HashSe
 
     private readonly Dictionary<string, ulong> _childInodes = new(StringComparer.Ordinal);
     private readonly bool[] _changed = new bool[256];
+    private bool _created;
 
     /// <summary>Each child's number of key files after the last round.</summary>
     public int[] Counts { get; } = new int[256];
 
-    /// <summary>True when the last round relinked or unlinked a name in a child directory that is not synced yet.</summary>
+    /// <summary>True when the last round relinked, unlinked or made a child directory that is not synced yet.</summary>
     public bool Unsynced { get; private set; }
 
     /// <summary>Relinks and unlinks what changed since the last round; returns how many names, or -1 when the leaf holds a hashed name (it then splits the old way). Call holding the write lock.</summary>
@@ -45,6 +46,7 @@ internal sealed class PreparedPublish(string leaf, PreparedChildren dirs, HashSe
                 continue;
             }
 
+            _created |= dirs.IsNew(b);
             var child = dirs.Child(b);
             var nameZ = dirs.NameZ(name);
             var inode = PosixLinks.InodeAt(dirs.Leaf, nameZ);
@@ -83,17 +85,17 @@ internal sealed class PreparedPublish(string leaf, PreparedChildren dirs, HashSe
 
         linked.Clear();
         linked.UnionWith(present);
-        Unsynced |= Array.IndexOf(_changed, true) >= 0;
+        Unsynced |= _created || Array.IndexOf(_changed, true) >= 0;
         return changes;
     }
 
     /// <summary>
-    /// Makes what the rounds changed durable: each changed child directory, or one file system sync when many changed.
-    /// Notes each sync in <paramref name="holds"/>.
+    /// Makes what the rounds changed durable: each changed child directory, or one file system sync when many changed or a
+    /// child was made (its entry in the leaf, before a marker can record it). Notes each sync in <paramref name="holds"/>.
     /// </summary>
     public void Sync(string root, PreparationHolds holds)
     {
-        if (_changed.Count(c => c) > ManyDirectories)
+        if (_created || _changed.Count(c => c) > ManyDirectories)
         {
             holds.NoteSync();
             FileSystemSync.Sync(root);
@@ -111,6 +113,7 @@ internal sealed class PreparedPublish(string leaf, PreparedChildren dirs, HashSe
         }
 
         Array.Clear(_changed);
+        _created = false;
         Unsynced = false;
     }
 
