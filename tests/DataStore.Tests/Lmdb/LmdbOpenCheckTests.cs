@@ -6,9 +6,10 @@ namespace DataStore.Tests.Lmdb;
 /// <summary>
 /// The checks an open runs on the data file before LMDB maps it (<see cref="LmdbOpenCheck.Inspect(string, string)"/>)
 /// hold no read transaction, so while another process commits, a page they read can be reused between the meta page
-/// naming it and the read: CI saw a writer's open refuse a healthy store ("the root page ... of its main tree, 2 levels
-/// deep, should be a branch page but has flags 0x2") while another process wrote. A finding counts only when no commit
-/// came in between; a root that is damaged for good is still reported.
+/// naming it and the read: a writer's open refused a healthy store ("the root page ... of its main tree, 2 levels deep,
+/// should be a branch page but has flags 0x2") while another process wrote, in 4 of 62 runs of
+/// <see cref="LmdbRelaxedCommitTests"/>' two-process test under load (CI saw the same message). A finding counts only
+/// when no commit came in between; a root that is damaged for good is still reported.
 /// </summary>
 public sealed class LmdbOpenCheckTests : IDisposable
 {

@@ -15,7 +15,8 @@ internal static class QueuedWriters
 {
     public static readonly TimeSpan Wait = TimeSpan.FromSeconds(30);
 
-    // Starting a .NET child and opening the store took over 30 s at a load average of 35 on 2 cores; not what is tested here.
+    // How long the child may take to start, open the store and take the lock: not what is tested here, so as generous as
+    // other tests' waits for a child's first line.
     private static readonly TimeSpan HolderStart = TimeSpan.FromMinutes(2);
 
     /// <summary>
