@@ -148,6 +148,9 @@ public sealed class ChildProcess : IDisposable
         _process.StandardInput.Flush();
     }
 
+    /// <summary>Closes the standard input of a child started with <c>input: true</c>: it reads the end of input.</summary>
+    public void CloseInput() => _process.StandardInput.Close();
+
     /// <summary>Kills the child at once (SIGKILL on Unix) and waits for it to be gone.</summary>
     public void KillHard()
     {

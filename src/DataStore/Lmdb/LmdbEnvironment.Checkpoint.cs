@@ -145,11 +145,12 @@ internal sealed partial class LmdbEnvironment
     }
 
     // fsync of the data file through a descriptor of our own: the same pages as mdb_env_sync (a sync is of the file, not
-    // of a descriptor), without reading the meta page through the map, so a resize never waits for a slow disk.
+    // of a descriptor), without reading the meta page through the map, so a resize never waits for a slow disk. A handle,
+    // not a FileStream: writers checkpoint often, and what a checkpoint allocates grows the GC heap.
     private void SyncDataFile() => StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
     {
-        using var file = new FileStream(_dataFile, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete, 1);
-        file.Flush(flushToDisk: true);
+        using var file = File.OpenHandle(_dataFile, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete);
+        RandomAccess.FlushToDisk(file);
         return 0;
     });
 

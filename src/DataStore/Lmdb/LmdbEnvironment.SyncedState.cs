@@ -16,6 +16,7 @@ internal sealed partial class LmdbEnvironment
     private readonly LmdbSyncedState? _syncedState;
     private LmdbErrors? _syncErrors;
     private int _durableStores;
+    private byte[]? _dataFileZ; // the data file's path for open(2), made once: every checkpoint reads the meta pages
 
     /// <summary>True when commits skip their page sync now: a synced state is recorded and pinned, and no Durable store of this process shares the environment.</summary>
     internal bool CommitsWithoutSync => _syncedState is not null && _pin != 0 && Volatile.Read(ref _durableStores) == 0;
@@ -140,10 +141,12 @@ internal sealed partial class LmdbEnvironment
         });
     }
 
+    // Both meta pages' first bytes, in a new array: a checkpoint's lives until it is recorded, and checkpoints overlap
+    // (the timer's, a writer's, the background one), so none is reused.
     private byte[] ReadMetas(uint pageSize)
     {
         var metas = new byte[2 * LmdbSyncedState.MetaBytes];
-        var fd = PosixFile.OpenRead(System.Text.Encoding.UTF8.GetBytes(_dataFile + "\0"));
+        var fd = PosixFile.OpenRead(_dataFileZ ??= System.Text.Encoding.UTF8.GetBytes(_dataFile + "\0"));
         if (fd < 0)
         {
             throw new FileNotFoundException($"The LMDB data file '{_dataFile}' is missing.", _dataFile);
@@ -152,7 +155,7 @@ internal sealed partial class LmdbEnvironment
         try
         {
             _ = PosixFile.ReadAt(fd, metas.AsSpan(0, LmdbSyncedState.MetaBytes), 0);
-            _ = PosixFile.ReadAt(fd, metas.AsSpan(LmdbSyncedState.MetaBytes), pageSize);
+            _ = PosixFile.ReadAt(fd, metas.AsSpan(LmdbSyncedState.MetaBytes, LmdbSyncedState.MetaBytes), pageSize);
         }
         finally
         {

@@ -27,6 +27,9 @@ internal sealed class LmdbSyncedState(string path)
     private const int SlotLength = Header + (2 * MetaBytes) + 4;
     private const ulong Magic = 0x314E5953_4D4C5344; // "DSLMSYN1"
 
+    // Both slots as read before a write, then the slot written (one write at a time).
+    private readonly byte[] _slots = new byte[SlotStride + SlotLength];
+
     public string Path => path;
 
     /// <summary>The newest intact record, or null when there is no side file or no slot checks out.</summary>
@@ -55,33 +58,32 @@ internal sealed class LmdbSyncedState(string path)
     }
 
     /// <summary>Writes <paramref name="record"/> into the slot that does not hold the newest record, and syncs it.</summary>
+    /// <remarks>Reuses one buffer and allocates only what opening the file takes: a checkpoint writes one record, and writers checkpoint often.</remarks>
     public void Write(Record record)
     {
-        var existed = File.Exists(path);
-        var target = 0;
-        if (existed)
+        lock (_slots)
         {
-            var bytes = File.ReadAllBytes(path);
-            var (first, second) = (Parse(bytes, 0), Parse(bytes, 1));
-            target = first is null ? 0 : second is null ? 1 : first.Transaction > second.Transaction ? 1 : 0;
-        }
+            var existed = File.Exists(path);
+            using (var file = File.OpenHandle(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.ReadWrite))
+            {
+                var read = existed ? RandomAccess.Read(file, _slots, 0) : 0;
+                var (first, second) = (SlotTransaction(_slots.AsSpan(0, read), 0), SlotTransaction(_slots.AsSpan(0, read), 1));
+                var target = first is null ? 0 : second is null ? 1 : first > second ? 1 : 0;
+                var slot = _slots.AsSpan(0, SlotLength);
+                BinaryPrimitives.WriteUInt64LittleEndian(slot, Magic);
+                BinaryPrimitives.WriteUInt64LittleEndian(slot[8..], record.Transaction);
+                BinaryPrimitives.WriteUInt64LittleEndian(slot[16..], record.Boot);
+                BinaryPrimitives.WriteUInt32LittleEndian(slot[24..], record.PageSize);
+                record.Metas.AsSpan(0, 2 * MetaBytes).CopyTo(slot[Header..]);
+                BinaryPrimitives.WriteUInt32LittleEndian(slot[(SlotLength - 4)..], Checksum(slot[..(SlotLength - 4)]));
+                RandomAccess.Write(file, slot, target * SlotStride);
+                RandomAccess.FlushToDisk(file);
+            }
 
-        var slot = new byte[SlotLength];
-        BinaryPrimitives.WriteUInt64LittleEndian(slot, Magic);
-        BinaryPrimitives.WriteUInt64LittleEndian(slot.AsSpan(8), record.Transaction);
-        BinaryPrimitives.WriteUInt64LittleEndian(slot.AsSpan(16), record.Boot);
-        BinaryPrimitives.WriteUInt32LittleEndian(slot.AsSpan(24), record.PageSize);
-        record.Metas.CopyTo(slot.AsSpan(Header));
-        BinaryPrimitives.WriteUInt32LittleEndian(slot.AsSpan(SlotLength - 4), Checksum(slot.AsSpan(0, SlotLength - 4)));
-        using (var file = new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.ReadWrite))
-        {
-            RandomAccess.Write(file.SafeFileHandle, slot, target * SlotStride);
-            file.Flush(flushToDisk: true);
-        }
-
-        if (!existed)
-        {
-            Platform.DirectorySync.Sync(System.IO.Path.GetDirectoryName(path)!);
+            if (!existed)
+            {
+                Platform.DirectorySync.Sync(System.IO.Path.GetDirectoryName(path)!);
+            }
         }
     }
 
@@ -97,15 +99,7 @@ internal sealed class LmdbSyncedState(string path)
 
     private static Record? Parse(byte[] bytes, int slot)
     {
-        var start = slot * SlotStride;
-        if (bytes.Length < start + SlotLength)
-        {
-            return null;
-        }
-
-        var span = bytes.AsSpan(start, SlotLength);
-        if (BinaryPrimitives.ReadUInt64LittleEndian(span) != Magic ||
-            BinaryPrimitives.ReadUInt32LittleEndian(span[(SlotLength - 4)..]) != Checksum(span[..(SlotLength - 4)]))
+        if (!IsIntact(bytes, slot, out var span))
         {
             return null;
         }
@@ -115,6 +109,18 @@ internal sealed class LmdbSyncedState(string path)
             BinaryPrimitives.ReadUInt64LittleEndian(span[16..]),
             BinaryPrimitives.ReadUInt32LittleEndian(span[24..]),
             span.Slice(Header, 2 * MetaBytes).ToArray());
+    }
+
+    // The transaction an intact slot records, or null.
+    private static ulong? SlotTransaction(ReadOnlySpan<byte> bytes, int slot) =>
+        IsIntact(bytes, slot, out var span) ? BinaryPrimitives.ReadUInt64LittleEndian(span[8..]) : null;
+
+    private static bool IsIntact(ReadOnlySpan<byte> bytes, int slot, out ReadOnlySpan<byte> span)
+    {
+        var start = slot * SlotStride;
+        span = bytes.Length < start + SlotLength ? default : bytes.Slice(start, SlotLength);
+        return !span.IsEmpty && BinaryPrimitives.ReadUInt64LittleEndian(span) == Magic &&
+            BinaryPrimitives.ReadUInt32LittleEndian(span[(SlotLength - 4)..]) == Checksum(span[..(SlotLength - 4)]);
     }
 
     private static uint Checksum(ReadOnlySpan<byte> data) => Crc32C.Finish(Crc32C.Append(Crc32C.Seed, data));

@@ -12,6 +12,9 @@ internal static class LmdbTestStores
     public static LmdbStore OpenSmall(string path, long initialMapSize = OneMebibyte, Durability durability = Durability.Relaxed, TimeSpan? timeout = null)
     {
         var options = new DataStoreOptions { Path = path, Backend = StoreBackend.Lmdb, Durability = durability, Timeout = timeout ?? TimeSpan.FromSeconds(30) };
+        // Past KeyValueStore.Open, which routes the backend's imports to our LMDB 1.0: a test run alone would otherwise load
+        // the system's LMDB 0.9 and write a 0.9 file, which a child process then waits to convert.
+        LmdbLibrary.InstallResolver();
         Directory.CreateDirectory(path);
         Manifest.StoreManifest.OpenOrCreate(path, options);
         return LmdbStore.Open(Path.GetFullPath(path), durability, options, NullLogger.Instance, initialMapSize);

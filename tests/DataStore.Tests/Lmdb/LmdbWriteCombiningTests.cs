@@ -44,5 +44,5 @@ public sealed class LmdbWriteCombiningTests : WriteCombiningContract
     protected override void PutDamagedPair(IKeyValueStore store, byte[] key) => LmdbTestStores.PutRaw((LmdbStore)store, ((LmdbStore)store).Environment.Dbi, key, "zz"u8);
 
     protected override long RunQueuedBehindAnotherProcess(IKeyValueStore store, params Action[] writes) => QueuedWriters.RunBehindAnotherProcess(
-        ["hold-lmdb-write-lock", StorePath, "Lmdb", "-", "3000"], () => ((LmdbStore)store).Environment.CombinedCommits, () => ((LmdbStore)store).Environment.PendingWrites, writes);
+        StorePath, StoreBackend.Lmdb, () => ((LmdbStore)store).Environment.CombinedCommits, () => ((LmdbStore)store).Environment.PendingWrites, writes);
 }

@@ -54,7 +54,7 @@ public sealed class SqliteWriteCombiningTests : WriteCombiningContract
     }
 
     protected override long RunQueuedBehindAnotherProcess(IKeyValueStore store, params Action[] writes) => QueuedWriters.RunBehindAnotherProcess(
-        ["hold-sqlite-write-lock", StorePath, "Sqlite", "-", "3000"], () => ((SqliteStore)store).Writes.CombinedCommits, () => ((SqliteStore)store).Writes.PendingWrites, writes);
+        StorePath, StoreBackend.Sqlite, () => ((SqliteStore)store).Writes.CombinedCommits, () => ((SqliteStore)store).Writes.PendingWrites, writes);
 
     // Changes the stored checksum of a pair from outside the store: reading the pair is then a damage error.
     private static void BreakChecksum(string storePath, byte[] key)

@@ -9,6 +9,9 @@ namespace DataStore.Lmdb.Files;
 /// </summary>
 internal static class LmdbOpenCheck
 {
+    /// <summary>How many times the checks of a file that other processes keep committing to run before a finding stands.</summary>
+    public const int Attempts = 20;
+
     /// <summary>
     /// Converts the data file from LMDB 0.9 when it is in that format, taking <paramref name="openLock"/> exclusive for
     /// the conversion (other processes wait at their open); false when another process kept the store open past the timeout.
@@ -34,20 +37,53 @@ internal static class LmdbOpenCheck
     }
 
     /// <summary>The existing data file's format, after checking its length covers every page in use.</summary>
-    public static LmdbFileLayout Inspect(string directory, string dataFile)
-    {
-        using var file = StoreFiles.Guard(directory, StoreBackend.Lmdb, () => LmdbDataFile.Open(directory, dataFile));
-        if (file.Meta.Layout != LmdbFileLayout.Lmdb10)
-        {
-            throw new StoreFormatException(StoreFailure.Unavailable, directory, StoreBackend.Lmdb,
-                $"the data file {dataFile} is in the {file.Meta.Layout.Name} format and another process holds the store, so it cannot be converted to LMDB 1.0 now. Close the other programs and open it again.");
-        }
+    public static LmdbFileLayout Inspect(string directory, string dataFile) =>
+        Inspect(directory, dataFile, () => StoreFiles.Guard(directory, StoreBackend.Lmdb, () => LmdbDataFile.Open(directory, dataFile)));
 
-        CheckSize(file);
-        var reader = new LmdbTreeReader(file);
-        reader.CheckRoot(file.Meta.Main, "main");
-        reader.CheckRoot(file.Meta.Free, "free-page");
-        return file.Meta.Layout;
+    /// <summary>
+    /// <see cref="Inspect(string, string)"/> reading the file through <paramref name="open"/>. The checks run before LMDB
+    /// maps the file, so no read transaction keeps a writer in another process from reusing the pages they read: a
+    /// finding of damage counts only if the file's newest meta page is still the one checked; when a commit came in
+    /// between, the checks run again on the newer state (at most <see cref="Attempts"/> times).
+    /// </summary>
+    public static LmdbFileLayout Inspect(string directory, string dataFile, Func<LmdbDataFile> open)
+    {
+        for (var attempt = 1; ; attempt++)
+        {
+            using var file = open();
+            if (file.Meta.Layout != LmdbFileLayout.Lmdb10)
+            {
+                throw new StoreFormatException(StoreFailure.Unavailable, directory, StoreBackend.Lmdb,
+                    $"the data file {dataFile} is in the {file.Meta.Layout.Name} format and another process holds the store, so it cannot be converted to LMDB 1.0 now. Close the other programs and open it again.");
+            }
+
+            try
+            {
+                CheckSize(file);
+                var reader = new LmdbTreeReader(file);
+                reader.CheckRoot(file.Meta.Main, "main");
+                reader.CheckRoot(file.Meta.Free, "free-page");
+                return file.Meta.Layout;
+            }
+            catch (StoreFormatException) when (attempt < Attempts && Committed(open, file.Meta.TransactionId))
+            {
+                // Another process committed after the meta page was read: the pages checked may have been reused since.
+            }
+        }
+    }
+
+    // True when the file's newest meta page now names a later transaction than the one checked (read after the checks).
+    private static bool Committed(Func<LmdbDataFile> open, ulong checkedTransaction)
+    {
+        try
+        {
+            using var file = open();
+            return file.Meta.TransactionId != checkedTransaction;
+        }
+        catch (DataStoreException)
+        {
+            return false; // the meta pages cannot be read now: the first finding stands
+        }
     }
 
     /// <summary>
