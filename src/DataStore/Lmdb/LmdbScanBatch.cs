@@ -36,7 +36,7 @@ internal sealed class LmdbScanBatch : IDisposable
     /// <summary>Copies a pair in, ready to hand out; false when it does not fit beside the pairs already in (an empty batch grows to fit).</summary>
     public bool TryAdd(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
-        if (!TryReserve(key.Length, value.Length, out var target))
+        if (!TryReserve(key.Length, value.Length, 0, out var target))
         {
             return false;
         }
@@ -61,14 +61,13 @@ internal sealed class LmdbScanBatch : IDisposable
             LmdbPairs.ThrowDamaged(key, directory);
         }
 
-        if (!TryReserve(key.Length, valueLength, out var target))
+        if (!TryReserve(key.Length, valueLength, BinaryPrimitives.ReadUInt32LittleEndian(stored[valueLength..]), out var target))
         {
             return false;
         }
 
         key.CopyTo(target);
         stored[..valueLength].CopyTo(target[key.Length..]);
-        stored[valueLength..].CopyTo(_buffer.AsSpan(_written + 8, PairChecksum.Length));
         Commit(target.Length);
         return true;
     }
@@ -77,23 +76,28 @@ internal sealed class LmdbScanBatch : IDisposable
     /// <exception cref="StoreFormatException">A pair does not match its checksum (Corrupt, naming the key); the batch is emptied, nothing in it is handed out.</exception>
     public void Verify(string directory)
     {
-        while (_ready < _written)
+        var a = _ready;
+        while (a < _written)
         {
-            var (a, b) = (_ready, Next(_ready));
-            var c = b < _written ? Next(b) : _written;
-            if (c >= _written)
+            var b = Next(a);
+            if (b == _written)
             {
-                Check(a, PairChecksum.Compute(KeyLength(a), Pair(a)), directory);
-                _ready = b;
-                continue;
+                Check(a, PairChecksum.Compute(KeyLength(a), Pair(a, b)), directory);
+                break;
             }
 
-            var (crcA, crcB, crcC) = PairChecksum.ComputeThree(KeyLength(a), Pair(a), KeyLength(b), Pair(b), KeyLength(c), Pair(c));
+            // Two pairs left: the second runs as the third chain too, in the same time as one.
+            var c = Next(b);
+            var end = c < _written ? Next(c) : c;
+            var third = c < _written ? c : b;
+            var (crcA, crcB, crcC) = PairChecksum.ComputeThree(KeyLength(a), Pair(a, b), KeyLength(b), Pair(b, c), KeyLength(third), Pair(third, end));
             Check(a, crcA, directory);
             Check(b, crcB, directory);
-            Check(c, crcC, directory);
-            _ready = Next(c);
+            Check(third, crcC, directory);
+            a = end;
         }
+
+        _ready = _written;
     }
 
     /// <summary>Moves to the next pair added; false when every pair has been handed out.</summary>
@@ -128,7 +132,7 @@ internal sealed class LmdbScanBatch : IDisposable
 
     // Room for a pair after the ones in, its header written; target is where its key and value go. The pair counts
     // only once committed, so a pair that fails its check is never handed out.
-    private bool TryReserve(int keyLength, int valueLength, out Span<byte> target)
+    private bool TryReserve(int keyLength, int valueLength, uint checksum, out Span<byte> target)
     {
         var length = HeaderLength + keyLength + valueLength;
         if (_written + length > _buffer.Length)
@@ -146,6 +150,7 @@ internal sealed class LmdbScanBatch : IDisposable
         var pair = _buffer.AsSpan(_written, length);
         BinaryPrimitives.WriteInt32LittleEndian(pair, keyLength);
         BinaryPrimitives.WriteInt32LittleEndian(pair[4..], valueLength);
+        BinaryPrimitives.WriteUInt32LittleEndian(pair[8..], checksum);
         target = pair[HeaderLength..];
         return true;
     }
@@ -160,8 +165,8 @@ internal sealed class LmdbScanBatch : IDisposable
 
     private int Next(int pair) => pair + HeaderLength + KeyLength(pair) + BinaryPrimitives.ReadInt32LittleEndian(_buffer.AsSpan(pair + 4));
 
-    // A pair's key and value, back to back.
-    private ReadOnlySpan<byte> Pair(int pair) => _buffer.AsSpan(pair + HeaderLength, Next(pair) - pair - HeaderLength);
+    // A pair's key and value, back to back; next is where the pair after it starts.
+    private ReadOnlySpan<byte> Pair(int pair, int next) => _buffer.AsSpan(pair + HeaderLength, next - pair - HeaderLength);
 
     private void Check(int pair, uint crc, string directory)
     {
