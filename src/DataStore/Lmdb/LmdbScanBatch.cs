@@ -86,7 +86,7 @@ internal sealed class LmdbScanBatch : IDisposable
                 break;
             }
 
-            // Two pairs left: the second runs as the third chain too, in the same time as one.
+            // Three pairs at a time; with two left, the second also runs as the third chain (in the time of one).
             var c = Next(b);
             var end = c < _written ? Next(c) : c;
             var third = c < _written ? c : b;
