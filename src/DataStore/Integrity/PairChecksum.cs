@@ -21,15 +21,19 @@ internal static class PairChecksum
         return Crc32C.Finish(Crc32C.Append(crc, value));
     }
 
-    /// <summary>
-    /// The checksum of one pair, copying the key into <paramref name="keyCopy"/> and the value into
-    /// <paramref name="valueCopy"/> as it reads them: one pass over each, and the bytes checked are the bytes copied.
-    /// </summary>
-    public static uint ComputeCopy(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, Span<byte> keyCopy, Span<byte> valueCopy)
+    /// <summary>The checksum of a pair given as its key's length and its key and value back to back.</summary>
+    public static uint Compute(int keyLength, ReadOnlySpan<byte> keyAndValue) =>
+        Crc32C.Finish(Crc32C.Append(BitOperations.Crc32C(Crc32C.Seed, (uint)keyLength), keyAndValue));
+
+    /// <summary>The checksums of three pairs at once (three CRC chains in flight), each given as in <see cref="Compute(int, ReadOnlySpan{byte})"/>.</summary>
+    public static (uint A, uint B, uint C) ComputeThree(
+        int keyLengthA, ReadOnlySpan<byte> pairA, int keyLengthB, ReadOnlySpan<byte> pairB, int keyLengthC, ReadOnlySpan<byte> pairC)
     {
-        var crc = BitOperations.Crc32C(Crc32C.Seed, (uint)key.Length);
-        crc = Crc32C.AppendCopy(crc, key, keyCopy);
-        return Crc32C.Finish(Crc32C.AppendCopy(crc, value, valueCopy));
+        var a = BitOperations.Crc32C(Crc32C.Seed, (uint)keyLengthA);
+        var b = BitOperations.Crc32C(Crc32C.Seed, (uint)keyLengthB);
+        var c = BitOperations.Crc32C(Crc32C.Seed, (uint)keyLengthC);
+        Crc32C.AppendEach(ref a, pairA, ref b, pairB, ref c, pairC);
+        return (Crc32C.Finish(a), Crc32C.Finish(b), Crc32C.Finish(c));
     }
 
     /// <summary>The checksum of one pair, copying the value into <paramref name="valueCopy"/> as it reads it (the bytes checked are the bytes copied).</summary>

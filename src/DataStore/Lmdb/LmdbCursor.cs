@@ -126,6 +126,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
         try
         {
             Fill();
+            _batch.Verify(_errors.Directory);
         }
         catch (LmdbException e)
         {

@@ -36,4 +36,27 @@ public sealed class Crc32CTests
         Assert.Equal(0xE3069283u, Crc32C.Finish(Crc32C.Append(Crc32C.Seed, "123456789"u8)));
         Assert.Equal(0x8A9136AAu, Crc32C.Finish(Crc32C.Append(Crc32C.Seed, new byte[32])));
     }
+
+    [Fact]
+    public void AppendEach_gives_each_input_the_crc_it_has_alone_whatever_their_lengths()
+    {
+        var data = Bytes.Random(40_000, 23);
+        int[] lengths = [0, 1, 7, 8, 9, 17, 137, 141, 3072, 12289, 13_000];
+        foreach (var x in lengths)
+        {
+            foreach (var y in lengths)
+            {
+                foreach (var z in new[] { 0, 9, 137, 13_000 })
+                {
+                    var first = data.AsSpan(0, x);
+                    var second = data.AsSpan(x + 3, y);
+                    var third = data.AsSpan(26_000 + 5, z);
+                    uint a = 1, b = Crc32C.Seed, c = 0xDEADBEEF;
+                    Crc32C.AppendEach(ref a, first, ref b, second, ref c, third);
+                    Assert.True(a == Crc32C.Append(1, first) && b == Crc32C.Append(Crc32C.Seed, second) && c == Crc32C.Append(0xDEADBEEF, third),
+                        $"lengths {x}, {y}, {z}");
+                }
+            }
+        }
+    }
 }
