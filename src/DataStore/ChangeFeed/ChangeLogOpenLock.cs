@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using DataStore.Platform;
 
 namespace DataStore.ChangeFeed;
@@ -32,30 +31,9 @@ internal sealed class ChangeLogOpenLock : IDisposable
 
     /// <summary>Takes the lock shared, waiting at most <paramref name="timeout"/> for a closing process to finish.</summary>
     /// <exception cref="StoreTimeoutException">A closing process held it longer.</exception>
-    public static ChangeLogOpenLock Enter(string directory, StoreBackend backend, TimeSpan timeout)
-    {
-        var fileLock = FileLock.Open(Path.Combine(directory, FileName));
-        var started = Stopwatch.StartNew();
-        try
-        {
-            while (!fileLock.TryEnter(exclusive: false))
-            {
-                if (started.Elapsed >= timeout)
-                {
-                    throw new StoreTimeoutException(directory, backend, started.Elapsed);
-                }
-
-                Thread.Sleep(1);
-            }
-        }
-        catch
-        {
-            fileLock.Dispose();
-            throw;
-        }
-
-        return new(fileLock, directory);
-    }
+    public static ChangeLogOpenLock Enter(string directory, StoreBackend backend, TimeSpan timeout) =>
+        new(FileLock.OpenAndWait(Path.Combine(directory, FileName), exclusive: false, timeout, TimeSpan.FromMilliseconds(1))
+            ?? throw new StoreTimeoutException(directory, backend, timeout), directory);
 
     /// <summary>
     /// Called once the store is closed, every commit of this process written to its files: removes the mark when no

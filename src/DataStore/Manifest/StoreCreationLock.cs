@@ -21,30 +21,9 @@ internal sealed class StoreCreationLock : IDisposable
 
     /// <summary>Takes the lock, waiting at most <paramref name="timeout"/> for a creator to finish.</summary>
     /// <exception cref="StoreTimeoutException">Another process held it longer.</exception>
-    public static StoreCreationLock Enter(string directory, StoreBackend backend, TimeSpan timeout)
-    {
-        var fileLock = FileLock.Open(System.IO.Path.Combine(directory, FileName));
-        var started = System.Diagnostics.Stopwatch.StartNew();
-        try
-        {
-            while (!fileLock.TryEnter(exclusive: true))
-            {
-                if (started.Elapsed >= timeout)
-                {
-                    throw new StoreTimeoutException(directory, backend, started.Elapsed);
-                }
-
-                Thread.Sleep(5);
-            }
-        }
-        catch
-        {
-            fileLock.Dispose();
-            throw;
-        }
-
-        return new StoreCreationLock(fileLock);
-    }
+    public static StoreCreationLock Enter(string directory, StoreBackend backend, TimeSpan timeout) =>
+        new(FileLock.OpenAndWait(System.IO.Path.Combine(directory, FileName), exclusive: true, timeout, TimeSpan.FromMilliseconds(5))
+            ?? throw new StoreTimeoutException(directory, backend, timeout));
 
     /// <summary>True when a creation began in <paramref name="directory"/> and never finished.</summary>
     public static bool WasCutShort(string directory) => File.Exists(System.IO.Path.Combine(directory, MarkerName));

@@ -72,6 +72,36 @@ internal sealed unsafe partial class FileLock : IDisposable
         return fd < 0 ? null : new(new SafeFileHandle(fd, ownsHandle: true));
     }
 
+    /// <summary>
+    /// Opens the lock file at <paramref name="path"/> and takes the lock, trying every <paramref name="poll"/> for at most
+    /// <paramref name="timeout"/>; null (the file closed again) when another handle held a conflicting lock that long.
+    /// </summary>
+    public static FileLock? OpenAndWait(string path, bool exclusive, TimeSpan timeout, TimeSpan poll)
+    {
+        var fileLock = Open(path);
+        var started = System.Diagnostics.Stopwatch.StartNew();
+        try
+        {
+            while (!fileLock.TryEnter(exclusive))
+            {
+                if (started.Elapsed >= timeout)
+                {
+                    fileLock.Dispose();
+                    return null;
+                }
+
+                Thread.Sleep(poll);
+            }
+        }
+        catch
+        {
+            fileLock.Dispose();
+            throw;
+        }
+
+        return fileLock;
+    }
+
     /// <summary>Takes the lock without waiting; false when another handle holds a conflicting lock.</summary>
     public bool TryEnter(bool exclusive)
     {
