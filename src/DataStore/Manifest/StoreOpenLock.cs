@@ -19,6 +19,8 @@ internal sealed class StoreOpenLock : IDisposable
     /// <summary>The lock file's name inside the store directory.</summary>
     public const string FileName = "datastore.open";
 
+    private static readonly TimeSpan Poll = TimeSpan.FromMilliseconds(5);
+
     private readonly FileLock _lock;
 
     private StoreOpenLock(FileLock fileLock) => _lock = fileLock;
@@ -37,7 +39,7 @@ internal sealed class StoreOpenLock : IDisposable
             return null;
         }
 
-        return Take(fileLock, exclusive: false, timeout) ? new StoreOpenLock(fileLock)
+        return fileLock.EnterOrClose(exclusive: false, timeout, Poll) ? new StoreOpenLock(fileLock)
             : throw new StoreTimeoutException(directory, backend, timeout,
                 $"a maintenance command (datastore config) held the store to itself for more than {timeout.TotalSeconds:0.###} s. Retry later, or raise DataStoreOptions.Timeout.");
     }
@@ -57,7 +59,7 @@ internal sealed class StoreOpenLock : IDisposable
                 $"{purpose} needs the store to itself, but its open lock '{System.IO.Path.Combine(directory, FileName)}' cannot be opened ({e.Message}).", e);
         }
 
-        return Take(fileLock, exclusive: true, wait) ? new StoreOpenLock(fileLock)
+        return fileLock.EnterOrClose(exclusive: true, wait, Poll) ? new StoreOpenLock(fileLock)
             : throw new DataStoreException(StoreFailure.Unavailable, directory, backend,
                 $"{purpose} needs the store to itself, but other processes have it open (its open lock '{System.IO.Path.Combine(directory, FileName)}' is held). " +
                 "Close the applications and tools that use the store, then run it again.");
@@ -79,31 +81,5 @@ internal sealed class StoreOpenLock : IDisposable
         // Null for a read-only or another user's directory, or no descriptor left: opened as before the lock existed (the engine
         // reports what it cannot do). No exception is thrown for it: with no descriptor left the runtime may fail fast loading one.
         return FileLock.TryOpen(System.IO.Path.Combine(directory, FileName));
-    }
-
-    // Polls without blocking: flock cannot time out, and a process must not hang on a lock a crashed holder would release anyway.
-    private static bool Take(FileLock fileLock, bool exclusive, TimeSpan wait)
-    {
-        var started = System.Diagnostics.Stopwatch.StartNew();
-        try
-        {
-            while (!fileLock.TryEnter(exclusive))
-            {
-                if (started.Elapsed >= wait)
-                {
-                    fileLock.Dispose();
-                    return false;
-                }
-
-                Thread.Sleep(5);
-            }
-        }
-        catch
-        {
-            fileLock.Dispose();
-            throw;
-        }
-
-        return true;
     }
 }

@@ -73,21 +73,31 @@ internal sealed unsafe partial class FileLock : IDisposable
     }
 
     /// <summary>
-    /// Opens the lock file at <paramref name="path"/> and takes the lock, trying every <paramref name="poll"/> for at most
-    /// <paramref name="timeout"/>; null (the file closed again) when another handle held a conflicting lock that long.
+    /// Opens the lock file at <paramref name="path"/> and takes the lock as <see cref="EnterOrClose"/> does; null (the file
+    /// closed again) when another handle held a conflicting lock for <paramref name="timeout"/>.
     /// </summary>
     public static FileLock? OpenAndWait(string path, bool exclusive, TimeSpan timeout, TimeSpan poll)
     {
         var fileLock = Open(path);
+        return fileLock.EnterOrClose(exclusive, timeout, poll) ? fileLock : null;
+    }
+
+    /// <summary>
+    /// Takes the lock, trying every <paramref name="poll"/> for at most <paramref name="timeout"/> (flock cannot time out,
+    /// and a process must not hang on a lock a crashed holder would release anyway); false when another handle held a
+    /// conflicting lock that long. This handle is closed when it returns false or throws.
+    /// </summary>
+    public bool EnterOrClose(bool exclusive, TimeSpan timeout, TimeSpan poll)
+    {
         var started = System.Diagnostics.Stopwatch.StartNew();
         try
         {
-            while (!fileLock.TryEnter(exclusive))
+            while (!TryEnter(exclusive))
             {
                 if (started.Elapsed >= timeout)
                 {
-                    fileLock.Dispose();
-                    return null;
+                    Dispose();
+                    return false;
                 }
 
                 Thread.Sleep(poll);
@@ -95,11 +105,11 @@ internal sealed unsafe partial class FileLock : IDisposable
         }
         catch
         {
-            fileLock.Dispose();
+            Dispose();
             throw;
         }
 
-        return fileLock;
+        return true;
     }
 
     /// <summary>Takes the lock without waiting; false when another handle holds a conflicting lock.</summary>
