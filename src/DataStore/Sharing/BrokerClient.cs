@@ -12,14 +12,16 @@ internal sealed class BrokerClient : IDisposable
 
     private readonly string _socketPath;
     private readonly TimeSpan _answerTimeout;
+    private readonly TimeSpan _stoppedOwnerLimit;
     private readonly Func<Exception, Exception> _refused;
     private readonly ConcurrentQueue<BrokerConnection> _idle = new();
     private volatile bool _disposed;
 
-    private BrokerClient(string socketPath, TimeSpan answerTimeout, Func<Exception, Exception> refused, BrokerConnection first, OwnerHello hello)
+    private BrokerClient(string socketPath, TimeSpan answerTimeout, TimeSpan stoppedOwnerLimit, Func<Exception, Exception> refused, BrokerConnection first, OwnerHello hello)
     {
         _socketPath = socketPath;
         _answerTimeout = answerTimeout;
+        _stoppedOwnerLimit = stoppedOwnerLimit;
         _refused = refused;
         Owner = hello;
         _idle.Enqueue(first);
@@ -28,11 +30,14 @@ internal sealed class BrokerClient : IDisposable
     /// <summary>The owner process and what it said about the store.</summary>
     public OwnerHello Owner { get; }
 
-    /// <summary>Connects to the owner at <paramref name="socketPath"/>; null when none answers there within <paramref name="helloTimeout"/>.</summary>
-    public static BrokerClient? TryConnect(string socketPath, TimeSpan answerTimeout, TimeSpan helloTimeout, Func<Exception, Exception> refused)
+    /// <summary>
+    /// Connects to the owner at <paramref name="socketPath"/>; null when none answers there within <paramref name="helloTimeout"/>.
+    /// A call then waits for its answer up to <paramref name="answerTimeout"/>, or <paramref name="stoppedOwnerLimit"/> once the owner is seen stopped.
+    /// </summary>
+    public static BrokerClient? TryConnect(string socketPath, TimeSpan answerTimeout, TimeSpan stoppedOwnerLimit, TimeSpan helloTimeout, Func<Exception, Exception> refused)
     {
-        var first = BrokerConnection.TryOpen(socketPath, answerTimeout, refused, out var hello, helloTimeout);
-        return first is null ? null : new BrokerClient(socketPath, answerTimeout, refused, first, hello);
+        var first = BrokerConnection.TryOpen(socketPath, answerTimeout, stoppedOwnerLimit, refused, out var hello, helloTimeout);
+        return first is null ? null : new BrokerClient(socketPath, answerTimeout, stoppedOwnerLimit, refused, first, hello);
     }
 
     /// <summary>An idle connection, or a new one.</summary>
@@ -50,7 +55,7 @@ internal sealed class BrokerClient : IDisposable
         }
 
         OwnerHello hello = default;
-        var connection = _disposed ? null : BrokerConnection.TryOpen(_socketPath, _answerTimeout, _refused, out hello);
+        var connection = _disposed ? null : BrokerConnection.TryOpen(_socketPath, _answerTimeout, _stoppedOwnerLimit, _refused, out hello);
         if (connection is null || hello.ProcessId != Owner.ProcessId)
         {
             connection?.Dispose();

@@ -8,6 +8,7 @@ internal sealed class BrokerConnection : IDisposable
     private readonly Socket _socket;
     private byte[] _answer = new byte[4096];
     private int _answerLength;
+    private AnswerWait? _wait;
 
     private BrokerConnection(Socket socket, TimeSpan answerTimeout)
     {
@@ -24,9 +25,13 @@ internal sealed class BrokerConnection : IDisposable
     /// <summary>True once a call on this connection failed; it is then dropped, never reused.</summary>
     public bool Broken { get; private set; }
 
-    /// <summary>Connects and shakes hands; null when no owner listens at <paramref name="socketPath"/> or none answers the hello within <paramref name="helloTimeout"/> (default <paramref name="answerTimeout"/>).</summary>
+    /// <summary>
+    /// Connects and shakes hands; null when no owner listens at <paramref name="socketPath"/> or none answers the hello
+    /// within <paramref name="helloTimeout"/> (default <paramref name="answerTimeout"/>). Then an answer is waited for up
+    /// to <paramref name="answerTimeout"/>, or <paramref name="stoppedOwnerLimit"/> once the owner is seen stopped (<see cref="AnswerWait"/>).
+    /// </summary>
     /// <exception cref="DataStoreException">The owner speaks another protocol version, or is another user's process.</exception>
-    public static BrokerConnection? TryOpen(string socketPath, TimeSpan answerTimeout, Func<Exception, Exception> refused, out OwnerHello hello, TimeSpan? helloTimeout = null)
+    public static BrokerConnection? TryOpen(string socketPath, TimeSpan answerTimeout, TimeSpan stoppedOwnerLimit, Func<Exception, Exception> refused, out OwnerHello hello, TimeSpan? helloTimeout = null)
     {
         hello = default;
         var socket = BrokerEndpoint.TryConnect(socketPath);
@@ -56,7 +61,9 @@ internal sealed class BrokerConnection : IDisposable
             var reader = new MessageReader(answer[1..]);
             _ = reader.Int32();
             hello = new OwnerHello(reader.Int32(), (StoreCapabilities)reader.Int32(), (Durability)reader.Byte());
-            socket.ReceiveTimeout = (int)Math.Min(answerTimeout.TotalMilliseconds, int.MaxValue);
+            connection._wait = new AnswerWait(PeerCredentials.PeerProcessId(socket), stoppedOwnerLimit, answerTimeout);
+            socket.ReceiveTimeout = (int)connection._wait.Step.TotalMilliseconds;
+            socket.SendTimeout = (int)Math.Min(answerTimeout.TotalMilliseconds, int.MaxValue); // a request larger than the socket's buffer, to an owner that reads none of it
             return connection;
         }
         catch (BrokerLostException)
@@ -103,14 +110,15 @@ internal sealed class BrokerConnection : IDisposable
     }
 
     /// <summary>Receives the answer to the request sent last into <see cref="Answer"/>.</summary>
-    /// <exception cref="BrokerLostException">The owner went away, is closing, or broke the protocol.</exception>
+    /// <exception cref="BrokerLostException">The owner went away, is closing, broke the protocol, or stopped answering (<see cref="AnswerWait"/>).</exception>
     public void Receive()
     {
         try
         {
-            _answerLength = BrokerFrames.Receive(_socket, ref _answer);
+            _wait?.Start();
+            _answerLength = BrokerFrames.Receive(_socket, ref _answer, _wait);
         }
-        catch (Exception e) when (e is SocketException or IOException or ObjectDisposedException)
+        catch (Exception e) when (e is SocketException or IOException or ObjectDisposedException or TimeoutException)
         {
             throw Lost(sent: true, e);
         }

@@ -31,16 +31,20 @@ internal static class BrokerFrames
         }
     }
 
-    /// <summary>Receives one whole message into <paramref name="buffer"/> (grown as the frames arrive) and returns its length.</summary>
+    /// <summary>
+    /// Receives one whole message into <paramref name="buffer"/> (grown as the frames arrive) and returns its length.
+    /// With <paramref name="wait"/>, the socket's receive timeout is one of its steps, and the wait goes on until it ends.
+    /// </summary>
     /// <exception cref="EndOfStreamException">The peer closed the connection before a message began.</exception>
     /// <exception cref="BrokerProtocolException">A frame was oversized or cut off.</exception>
-    public static int Receive(Socket socket, ref byte[] buffer)
+    /// <exception cref="TimeoutException"><paramref name="wait"/> ended the wait.</exception>
+    public static int Receive(Socket socket, ref byte[] buffer, AnswerWait? wait = null)
     {
         Span<byte> header = stackalloc byte[HeaderSize];
         var length = 0;
         while (true)
         {
-            if (!ReceiveAll(socket, header, atStart: length == 0))
+            if (!ReceiveAll(socket, header, atStart: length == 0, wait))
             {
                 throw new EndOfStreamException("the peer closed the connection");
             }
@@ -57,7 +61,7 @@ internal static class BrokerFrames
                 Array.Resize(ref buffer, (int)Math.Min(Math.Max((long)length + size, (long)buffer.Length * 2), BrokerProtocol.MaxMessage));
             }
 
-            if (!ReceiveAll(socket, buffer.AsSpan(length, size), atStart: false))
+            if (!ReceiveAll(socket, buffer.AsSpan(length, size), atStart: false, wait))
             {
                 throw new BrokerProtocolException("the connection closed in the middle of a frame");
             }
@@ -79,12 +83,17 @@ internal static class BrokerFrames
     }
 
     // False when the peer closed before the first byte and atStart allows that; a close later is a cut-off frame.
-    private static bool ReceiveAll(Socket socket, Span<byte> destination, bool atStart)
+    private static bool ReceiveAll(Socket socket, Span<byte> destination, bool atStart, AnswerWait? wait)
     {
         var received = 0;
         while (received < destination.Length)
         {
-            var count = socket.Receive(destination[received..], SocketFlags.None);
+            var count = ReceiveSome(socket, destination[received..], wait);
+            if (count == -1)
+            {
+                continue; // a step of the wait passed: the socket is as it was, nothing was read
+            }
+
             if (count == 0)
             {
                 if (received == 0 && atStart)
@@ -99,5 +108,19 @@ internal static class BrokerFrames
         }
 
         return true;
+    }
+
+    // What one receive read; -1 when a step of the wait passed with nothing to read and the wait goes on.
+    private static int ReceiveSome(Socket socket, Span<byte> destination, AnswerWait? wait)
+    {
+        try
+        {
+            return socket.Receive(destination, SocketFlags.None);
+        }
+        catch (SocketException e) when (wait is not null && e.SocketErrorCode is SocketError.TimedOut or SocketError.WouldBlock)
+        {
+            wait.StepPassed();
+            return -1;
+        }
     }
 }

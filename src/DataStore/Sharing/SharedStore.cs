@@ -15,7 +15,8 @@ namespace DataStore.Sharing;
 /// </remarks>
 internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
 {
-    // A dead owner is seen at once (the OS closes its socket); this bounds only the wait for a hung one.
+    // A dead owner is seen at once (the OS closes its socket), a stopped one after the store's timeout (AnswerWait); this
+    // bounds only the wait for one that runs but does not answer.
     private static readonly TimeSpan HungOwner = TimeSpan.FromMinutes(10);
     private static readonly TimeSpan MinimumHelloWait = TimeSpan.FromMilliseconds(50);
 
@@ -150,7 +151,7 @@ internal sealed partial class SharedStore : KeyValueStoreBase, IKeyValueStore
     {
         try
         {
-            return BrokerClient.TryConnect(_socketPath, _timeout + HungOwner, left > MinimumHelloWait ? left : MinimumHelloWait, Refused);
+            return BrokerClient.TryConnect(_socketPath, _timeout + HungOwner, _timeout, left > MinimumHelloWait ? left : MinimumHelloWait, Refused);
         }
         catch (System.Net.Sockets.SocketException e)
         {

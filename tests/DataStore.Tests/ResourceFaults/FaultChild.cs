@@ -62,6 +62,22 @@ internal static class FaultChild
         Assert.Equal(0, kill.ExitCode);
     }
 
+    /// <summary>
+    /// Stops a process with SIGSTOP and returns once every thread of it has stopped: a stop signal takes effect only when
+    /// the process next runs, and on a loaded machine a process can go on serving (a broker's hello, say) for a while
+    /// after <c>kill</c> returned.
+    /// </summary>
+    public static void Stop(int processId)
+    {
+        Signal(processId, "STOP");
+        var deadline = DateTime.UtcNow + ChildTimeout;
+        while (!AllThreadsStopped(processId))
+        {
+            Assert.True(DateTime.UtcNow < deadline, $"process {processId} did not stop within {ChildTimeout.TotalSeconds} s of SIGSTOP");
+            Thread.Sleep(2);
+        }
+    }
+
     /// <summary>Runs a command line as root helpers do (mount, chown); returns its exit code and what it printed.</summary>
     public static (int ExitCode, string Output) Tool(string file, params string[] args)
     {
@@ -78,4 +94,26 @@ internal static class FaultChild
     }
 
     private static string Tail(string output) => output.Length <= 3000 ? output : "..." + output[^3000..];
+
+    // Every thread in state T ("stopped"), read from /proc/PID/task/TID/stat after the command name's closing parenthesis.
+    private static bool AllThreadsStopped(int processId)
+    {
+        foreach (var thread in System.IO.Directory.GetDirectories($"/proc/{processId}/task"))
+        {
+            try
+            {
+                var stat = File.ReadAllText(Path.Combine(thread, "stat"));
+                if (stat[stat.LastIndexOf(')') + 2] != 'T')
+                {
+                    return false;
+                }
+            }
+            catch (IOException)
+            {
+                // A thread that ended between the listing and the read.
+            }
+        }
+
+        return true;
+    }
 }

@@ -107,7 +107,7 @@ public abstract class ResourceFaultContract : StoreContract
             var locks = 0;
             round++;
             holder.WaitForLine(line => line == "LOCKED" && ++locks == round, ChildTimeout);
-            FaultChild.Signal(holder.Id, "STOP");
+            FaultChild.Stop(holder.Id);
             try
             {
                 AssertTimesOut();

@@ -43,3 +43,15 @@ public sealed class LiteDbClientScanStreamContract : ClientScanStreamContract
 {
     protected override StoreBackend Backend => StoreBackend.LiteDb;
 }
+
+[System.Runtime.Versioning.SupportedOSPlatform("linux")]
+public sealed class RocksDbStoppedOwnerContract : StoppedOwnerContract
+{
+    protected override StoreBackend Backend => StoreBackend.RocksDb;
+}
+
+[System.Runtime.Versioning.SupportedOSPlatform("linux")]
+public sealed class LiteDbStoppedOwnerContract : StoppedOwnerContract
+{
+    protected override StoreBackend Backend => StoreBackend.LiteDb;
+}

@@ -1,0 +1,30 @@
+namespace DataStore.Sharing;
+
+/// <summary>What a client can learn about its owner process from the operating system.</summary>
+internal static class OwnerProcess
+{
+    /// <summary>
+    /// True when the process is stopped: by a signal (SIGSTOP, SIGTSTP from Ctrl+Z; state <c>T</c> in
+    /// <c>/proc/PID/stat</c>) or at a debugger's stop (<c>t</c>). False when it runs, sleeps or waits on the disk, when it
+    /// is gone, and on other operating systems.
+    /// </summary>
+    public static bool IsStopped(int processId)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return false;
+        }
+
+        try
+        {
+            // "pid (comm) state ...": the command name may hold spaces and parentheses, so the state follows the last ')'.
+            var stat = File.ReadAllText($"/proc/{processId}/stat");
+            var end = stat.LastIndexOf(')');
+            return end >= 0 && end + 2 < stat.Length && stat[end + 2] is 'T' or 't';
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return false;
+        }
+    }
+}
