@@ -27,22 +27,8 @@ internal sealed partial class LiteDbStore : IChangeFeedStore, IRestartMarkedStor
         _feed = ChangeFeedState.Start(_log, _directory, settings, logger);
     }
 
-    public ChangeLogPage ReadChanges(long after, int max)
-    {
-        if (!TryEnterCall())
-        {
-            ThrowIfDisposed();
-        }
-
-        try
-        {
-            return Guarded("Reading the change log", () => _log!.Read(after, max));
-        }
-        finally
-        {
-            ExitCall();
-        }
-    }
+    public ChangeLogPage ReadChanges(long after, int max) =>
+        ChangeLogReads.InCall(this, () => Guarded("Reading the change log", () => _log!.Read(after, max)));
 
     // Under the write lock, in the writer's transaction: the record of the commit being made, when the feed is on.
     private void AppendChange<TState>(LiteDbEngine db, TState state, Action<ChangeRecord, TState>? describe)

@@ -21,20 +21,5 @@ internal sealed partial class LmdbStore : IRestartMarkedStore
         _feed = ChangeFeedState.Start(log, Path, settings, logger);
     }
 
-    public ChangeLogPage ReadChanges(long after, int max)
-    {
-        if (!TryEnterCall())
-        {
-            throw new ObjectDisposedException(nameof(LmdbStore), $"The Lmdb store at '{Path}' has been disposed.");
-        }
-
-        try
-        {
-            return _feed!.Log.Read(after, max);
-        }
-        finally
-        {
-            ExitCall();
-        }
-    }
+    public ChangeLogPage ReadChanges(long after, int max) => ChangeLogReads.InCall(this, () => _feed!.Log.Read(after, max));
 }

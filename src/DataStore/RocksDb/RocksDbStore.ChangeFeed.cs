@@ -33,9 +33,8 @@ internal sealed unsafe partial class RocksDbStore : IChangeFeedStore, IRestartMa
         _feed = ChangeFeedState.Start(_log, _directory, settings, logger);
     }
 
-    public ChangeLogPage ReadChanges(long after, int max)
+    public ChangeLogPage ReadChanges(long after, int max) => ChangeLogReads.InCall(this, () =>
     {
-        Acquire();
         try
         {
             return _log!.Read(after, max);
@@ -44,11 +43,7 @@ internal sealed unsafe partial class RocksDbStore : IChangeFeedStore, IRestartMa
         {
             throw new StoreFormatException(StoreFailure.Corrupt, _directory, StoreBackend.RocksDb, $"the change log is damaged ({e.Message}).", e);
         }
-        finally
-        {
-            Release();
-        }
-    }
+    });
 
     /// <summary>Takes over a column family handle, destroyed when the store closes.</summary>
     internal void Adopt(IntPtr family) => _families.Add(family);

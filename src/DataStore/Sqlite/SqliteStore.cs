@@ -214,22 +214,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore, IRestar
         _feed = ChangeFeedState.Start(log, _directory, settings, logger);
     }
 
-    public ChangeLogPage ReadChanges(long after, int max)
-    {
-        if (!TryEnterCall())
-        {
-            throw new ObjectDisposedException(nameof(SqliteStore), $"The Sqlite store at '{_directory}' has been disposed.");
-        }
-
-        try
-        {
-            return _feed!.Log.Read(after, max);
-        }
-        finally
-        {
-            ExitCall();
-        }
-    }
+    public ChangeLogPage ReadChanges(long after, int max) => ChangeLogReads.InCall(this, () => _feed!.Log.Read(after, max));
 
     private void SyncInBackground()
     {
