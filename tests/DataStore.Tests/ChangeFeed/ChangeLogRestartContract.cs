@@ -89,13 +89,7 @@ public abstract class ChangeLogRestartContract : IDisposable
     public void A_close_keeps_the_mark_while_another_process_has_the_store_open_or_was_killed_with_it_open()
     {
         Assert.SkipWhen(BootIdentity.Current == 0, "the boot of this machine cannot be known (not Linux), so the log is not restarted");
-        using (var store = Open(Durability.Relaxed))
-        {
-            store.Put("a/1"u8, [1]);
-        }
-
-        using var other = ChildProcess.Start(["hold-open", StorePath, Backend.ToString(), "Relaxed", "600000"]);
-        other.WaitForLine(l => l.StartsWith("HOLDING ", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
+        using var other = HeldOpenByAChild();
         using (var store = Open(Durability.Relaxed))
         {
             store.Put("a/2"u8, [2]);
@@ -120,13 +114,7 @@ public abstract class ChangeLogRestartContract : IDisposable
     public void The_last_process_to_close_takes_the_mark_back_after_the_first_was_killed_even_as_a_client_of_it()
     {
         Assert.SkipWhen(BootIdentity.Current == 0, "the boot of this machine cannot be known (not Linux), so the log is not restarted");
-        using (var store = Open(Durability.Relaxed))
-        {
-            store.Put("a/1"u8, [1]);
-        }
-
-        using var first = ChildProcess.Start(["hold-open", StorePath, Backend.ToString(), "Relaxed", "600000"]);
-        first.WaitForLine(l => l.StartsWith("HOLDING ", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
+        using var first = HeldOpenByAChild();
         var last = Open(Durability.Relaxed);
         try
         {
@@ -167,6 +155,27 @@ public abstract class ChangeLogRestartContract : IDisposable
         }
 
         return events;
+    }
+
+    // A store with one commit, then held open (Relaxed, so it is marked) by a child process: the owner of a brokered store.
+    private ChildProcess HeldOpenByAChild()
+    {
+        using (var store = Open(Durability.Relaxed))
+        {
+            store.Put("a/1"u8, [1]);
+        }
+
+        var child = ChildProcess.Start(["hold-open", StorePath, Backend.ToString(), "Relaxed", "600000"]);
+        try
+        {
+            child.WaitForLine(l => l.StartsWith("HOLDING ", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
+            return child;
+        }
+        catch
+        {
+            child.Dispose();
+            throw;
+        }
     }
 
     private IKeyValueStore Open(Durability durability) => KeyValueStore.Open(new DataStoreOptions
