@@ -32,11 +32,12 @@ internal sealed class StoreOpenLock : IDisposable
     }
 
     /// <summary>
-    /// Takes the lock shared, waiting at most <paramref name="timeout"/> while a maintenance step holds it exclusively; null when
+    /// Takes the lock shared, waiting at most <paramref name="timeout"/> while a maintenance step or a last close (<see cref="Release"/>)
+    /// holds it exclusively; null when
     /// the directory does not exist (nothing to open), holds a packed store (read-only data), or this process may not create or
     /// open the lock file there.
     /// </summary>
-    /// <exception cref="StoreTimeoutException">A maintenance step held the store longer than <paramref name="timeout"/>.</exception>
+    /// <exception cref="StoreTimeoutException">A maintenance step or a last close held the store longer than <paramref name="timeout"/>.</exception>
     public static StoreOpenLock? Share(string directory, StoreBackend backend, TimeSpan timeout)
     {
         var fileLock = TryOpen(directory);
@@ -47,7 +48,8 @@ internal sealed class StoreOpenLock : IDisposable
 
         return fileLock.EnterOrClose(exclusive: false, timeout, Poll) ? new StoreOpenLock(fileLock, directory)
             : throw new StoreTimeoutException(directory, backend, timeout,
-                $"a maintenance command (datastore config) held the store to itself for more than {timeout.TotalSeconds:0.###} s. Retry later, or raise DataStoreOptions.Timeout.");
+                $"a maintenance command (datastore config), or the last close syncing the file system to take back the change log's restart mark, " +
+                $"held the store to itself for more than {timeout.TotalSeconds:0.###} s. Retry later, or raise DataStoreOptions.Timeout.");
     }
 
     /// <summary>Takes the lock exclusively, waiting at most <paramref name="wait"/> for the processes that have the store open.</summary>
