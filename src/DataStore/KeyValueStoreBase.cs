@@ -207,15 +207,17 @@ internal abstract partial class KeyValueStoreBase : IKeyValueStore
         }
 
         Dispose(true);
-        OpenLock?.Dispose();
+        OpenLock?.Release(ChangeFeed.ChangeLogMarkTakeBack.After(this) ? ChangeFeed.ChangeLogMarkTakeBack.Run : null);
         GC.SuppressFinalize(this);
     }
 
     /// <summary>
     /// The store's open lock (ADR 0020), held from before the manifest was read until the backend is released: the open path
-    /// sets it on the store every backend factory returns (<see cref="Backends.IBackendFactory.Open"/>), and <see cref="Dispose()"/> releases it.
+    /// sets it on the store every backend factory returns (<see cref="Backends.IBackendFactory.Open"/>), and <see cref="Dispose()"/> releases it,
+    /// taking the change log's restart mark back first when this was the last process to have the store open and the backend
+    /// says its close was clean (<see cref="ChangeFeed.IRestartMarkedStore"/>).
     /// </summary>
-    internal IDisposable? OpenLock { get; set; }
+    internal Manifest.StoreOpenLock? OpenLock { get; set; }
 
     /// <summary>Releases the backend's resources; called once, after every call in flight has returned.</summary>
     protected abstract void Dispose(bool disposing);

@@ -72,7 +72,27 @@ internal static class ChangeFeedSwitch
         var factory = BackendCatalog.Find(backend)
             ?? throw new DataStoreException(StoreFailure.Unavailable, directory, backend, $"the backend cannot be opened: {BackendCatalog.WhyUnavailable(backend)}.");
         var options = new DataStoreOptions { Path = directory, Backend = backend, CreateIfMissing = false };
-        using var engine = StoreFiles.Guard(directory, backend, () => factory.Open(directory, Durability.Durable, options, NullLogger.Instance, ManifestSettings.Of(manifest)));
+        var engine = StoreFiles.Guard(directory, backend, () => factory.Open(directory, Durability.Durable, options, NullLogger.Instance, ManifestSettings.Of(manifest)));
+        long latest;
+        using (engine)
+        {
+            latest = StartLog(engine, directory, retention);
+        }
+
+        // The engine may have marked the store (Durable on Sqlite, Lmdb, LiteDb, in a new boot); this process has the store to
+        // itself, so its clean close takes the mark back, as the last close of an open store does (KeyValueStoreBase.Dispose).
+        if (ChangeLogMarkTakeBack.After(engine))
+        {
+            ChangeLogMarkTakeBack.Run(directory);
+        }
+
+        return latest;
+    }
+
+    // Starts the log of the engine just opened (creating it where there is none) and returns its latest sequence.
+    private static long StartLog(IKeyValueStore engine, string directory, int retention)
+    {
+        var backend = engine.Backend;
         if (engine is not IChangeFeedStore feed)
         {
             throw new DataStoreException(StoreFailure.Unavailable, directory, backend, $"{ChangeFeedSupport.WhyNot(backend)}.");

@@ -13,7 +13,7 @@ namespace DataStore.ChangeFeed;
 /// subscriber reads as <see cref="StoreChangeKind.Resynchronize"/>, and every new commit follows it.
 /// </summary>
 /// <remarks>Runs once per open, before the store's first write; never on the write path. Not applied where the boot is unknown (<see cref="BootIdentity"/>).
-/// A clean close by the store's last writer takes the mark back (<see cref="ChangeLogOpenLock"/>).</remarks>
+/// The last clean close of the store takes the mark back (<see cref="ChangeLogMarkTakeBack"/>).</remarks>
 internal static class ChangeLogRestart
 {
     /// <summary>How far the log jumps past its latest: more commits than a store makes between two background syncs.</summary>
@@ -26,29 +26,22 @@ internal static class ChangeLogRestart
     /// Restarts <paramref name="log"/> when a writer of another boot marked the store, then marks it for this boot when this
     /// process shows commits before they are synced (<paramref name="shownBeforeSynced"/>) or restarted it (a writer of this
     /// boot may have marked it since this process read the mark; rewriting the mark keeps it, at the cost of one more restart).
-    /// Returns the <see cref="ChangeLogOpenLock"/> the caller holds until it closes (null where the boot is unknown).
+    /// The caller holds the store's open lock, shared from before this reads the mark until its store is disposed (exclusive in
+    /// the change-feed switch), so a close that takes the mark back (<see cref="ChangeLogMarkTakeBack"/>) never runs between
+    /// this read and this process's writes.
     /// </summary>
     /// <exception cref="DataStoreException">The restart record or the marker could not be written; names the store.</exception>
-    public static ChangeLogOpenLock? Prepare(IChangeLog log, string directory, StoreBackend backend, bool shownBeforeSynced, TimeSpan timeout)
+    public static void Prepare(IChangeLog log, string directory, StoreBackend backend, bool shownBeforeSynced)
     {
         if (BootIdentity.Current == 0)
         {
-            return null;
+            return;
         }
 
-        return StoreFiles.Guard(directory, backend, () =>
+        StoreFiles.Guard(directory, backend, () =>
         {
-            var open = ChangeLogOpenLock.Enter(directory, backend, timeout); // before the mark is read: a closing writer may be taking it back
-            try
-            {
-                Run(log, directory, shownBeforeSynced);
-                return open;
-            }
-            catch
-            {
-                open.Dispose();
-                throw;
-            }
+            Run(log, directory, shownBeforeSynced);
+            return true;
         });
     }
 

@@ -6,52 +6,29 @@ using Microsoft.Extensions.Logging;
 namespace DataStore.LiteDb;
 
 // The change feed (ADR 0020): each commit inserts its record into the log's collection in its own transaction (Transact).
-internal sealed partial class LiteDbStore : IChangeFeedStore
+internal sealed partial class LiteDbStore : IChangeFeedStore, IRestartMarkedStore
 {
     private readonly ChangeRecord _record = new();
     private LiteDbChangeLog? _log;
     private ChangeFeedState? _feed;
-    private ChangeLogOpenLock? _feedOpen;
+    private bool _closedCleanly;
 
     public bool ChangeFeedOn => _feed is not null;
+
+    public bool MarksRestart => _feed is not null;
+
+    public bool ClosedCleanly => _closedCleanly; // false when Dispose caught the engine's failure to close
 
     public void StartChangeFeed(ChangeFeedSettings settings, ILogger logger)
     {
         _log = new LiteDbChangeLog(_engine, () => _db.Engine, PruneChangeLog, WriteLogSynced);
         // The log serves a commit once LiteDB's log writer wrote it, before the log file's group sync a Durable caller waits for.
-        _feedOpen = ChangeLogRestart.Prepare(_log, _directory, StoreBackend.LiteDb, shownBeforeSynced: true, _timeout);
+        ChangeLogRestart.Prepare(_log, _directory, StoreBackend.LiteDb, shownBeforeSynced: true);
         _feed = ChangeFeedState.Start(_log, _directory, settings, logger);
     }
 
-    // After the engine closed: a clean close takes back the restart mark when no other writer has the store open.
-    private void CloseFeedLock(bool closed)
-    {
-        if (closed)
-        {
-            _feedOpen?.CloseCleanly();
-        }
-        else
-        {
-            _feedOpen?.Dispose();
-        }
-    }
-
-    public ChangeLogPage ReadChanges(long after, int max)
-    {
-        if (!TryEnterCall())
-        {
-            ThrowIfDisposed();
-        }
-
-        try
-        {
-            return Guarded("Reading the change log", () => _log!.Read(after, max));
-        }
-        finally
-        {
-            ExitCall();
-        }
-    }
+    public ChangeLogPage ReadChanges(long after, int max) =>
+        ChangeLogReads.InCall(this, () => Guarded("Reading the change log", () => _log!.Read(after, max)));
 
     // Under the write lock, in the writer's transaction: the record of the commit being made, when the feed is on.
     private void AppendChange<TState>(LiteDbEngine db, TState state, Action<ChangeRecord, TState>? describe)

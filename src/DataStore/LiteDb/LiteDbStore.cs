@@ -127,12 +127,12 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
         {
             _cursors.CloseAll();
             _feed?.Dispose(); // prunes a last time on the open engine
-            var closed = false;
+            _closedCleanly = false;
             try
             {
                 using var turn = _engine.Engine();
                 _db.Dispose();
-                closed = true;
+                _closedCleanly = true;
             }
             catch (Exception e) when (LiteDbErrors.IsStoreFailure(e))
             {
@@ -141,7 +141,6 @@ internal sealed partial class LiteDbStore : KeyValueStoreBase
             finally
             {
                 _processLock.Dispose();
-                CloseFeedLock(closed);
             }
         }
     }

@@ -171,8 +171,6 @@ internal sealed unsafe partial class LmdbStore : KeyValueStoreBase, IChangeFeedS
         {
             _env.Release();
         }
-
-        _feedOpen?.CloseCleanly();
     }
 
     // Looks key up and returns LMDB's code (Success, NotFound or a failure) instead of throwing, so that the

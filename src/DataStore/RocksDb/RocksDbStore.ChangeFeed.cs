@@ -7,16 +7,19 @@ namespace DataStore.RocksDb;
 
 // The change feed (ADR 0020): while it is on, every write holds the gate exclusively and carries its record in its own
 // WriteBatch (RocksDbChangeLog); the column families beside the default one are opened with the store and closed with it.
-internal sealed unsafe partial class RocksDbStore : IChangeFeedStore
+internal sealed unsafe partial class RocksDbStore : IChangeFeedStore, IRestartMarkedStore
 {
     private readonly ChangeRecord _record = new();
     private readonly List<IntPtr> _families = [];
     private IntPtr _feedFamily;
     private RocksDbChangeLog? _log;
     private ChangeFeedState? _feed;
-    private ChangeLogOpenLock? _feedOpen;
 
     public bool ChangeFeedOn => _feed is not null;
+
+    public bool MarksRestart => _feed is not null;
+
+    public bool ClosedCleanly => true; // a close that fails throws from Dispose(bool)
 
     /// <summary>The store's write options (its durability).</summary>
     internal IntPtr WriteOptions => _writeOptions;
@@ -26,13 +29,12 @@ internal sealed unsafe partial class RocksDbStore : IChangeFeedStore
         EnsureWritable(); // the feed's column family, and every write from now on
         _log = RocksDbChangeLog.Open(this, _feedFamily, _options.Handle);
         // sync = true (Durable) publishes a commit's sequence only after its WAL sync.
-        _feedOpen = ChangeLogRestart.Prepare(_log, _directory, StoreBackend.RocksDb, shownBeforeSynced: _durability != Durability.Durable, _timeout);
+        ChangeLogRestart.Prepare(_log, _directory, StoreBackend.RocksDb, shownBeforeSynced: _durability != Durability.Durable);
         _feed = ChangeFeedState.Start(_log, _directory, settings, logger);
     }
 
-    public ChangeLogPage ReadChanges(long after, int max)
+    public ChangeLogPage ReadChanges(long after, int max) => ChangeLogReads.InCall(this, () =>
     {
-        Acquire();
         try
         {
             return _log!.Read(after, max);
@@ -41,11 +43,7 @@ internal sealed unsafe partial class RocksDbStore : IChangeFeedStore
         {
             throw new StoreFormatException(StoreFailure.Corrupt, _directory, StoreBackend.RocksDb, $"the change log is damaged ({e.Message}).", e);
         }
-        finally
-        {
-            Release();
-        }
-    }
+    });
 
     /// <summary>Takes over a column family handle, destroyed when the store closes.</summary>
     internal void Adopt(IntPtr family) => _families.Add(family);

@@ -44,7 +44,6 @@ internal sealed partial class RocksDbStore
         Rocks.rocksdb_writeoptions_destroy(_writeOptions);
         _options.Dispose();
         _gate.Dispose();
-        _feedOpen?.CloseCleanly();
     }
 
     /// <summary>Marks a call made outside the store's methods (a cursor step, backup, verify) in flight, so Dispose waits for it; throws once the store is disposed.</summary>

@@ -6,11 +6,17 @@ namespace DataStore.Sharing;
 // The change feed through the owner (ADR 0020): the owner's engine writes the log in each commit's own transaction and
 // the change signal after it; a client reads the log through the owner, so a subscriber anywhere reads one sequence,
 // which the next owner continues (the log is in the store) after a hand-over.
-internal sealed partial class SharedStore : IChangeFeedStore
+internal sealed partial class SharedStore : IChangeFeedStore, IRestartMarkedStore
 {
     private volatile bool _changeFeedOn;
 
     public bool ChangeFeedOn => _changeFeedOn;
+
+    /// <summary>True with the feed on, owner or client: a client closing last takes back the mark of an owner that was killed.</summary>
+    public bool MarksRestart => _changeFeedOn;
+
+    /// <summary>A client's close leaves no commit of its own; an owner's is as clean as its engine's.</summary>
+    public bool ClosedCleanly => _role is not OwnerRole { Engine: IRestartMarkedStore { ClosedCleanly: false } };
 
     /// <summary>
     /// Marks the feed on. The engine's own log is started by the engine's opener, before the owner serves any client, in

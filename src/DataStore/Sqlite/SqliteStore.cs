@@ -12,7 +12,7 @@ namespace DataStore.Sqlite;
 /// of reader connections for the other point reads and for snapshot scans; WAL syncs in the background
 /// (Relaxed) or before a durable write returns, shared by concurrent writers.
 /// </summary>
-internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
+internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore, IRestartMarkedStore
 {
     /// <summary>The database file's name inside the store directory.</summary>
     public const string DatabaseFile = "store.sqlite";
@@ -33,7 +33,6 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
     private readonly BackgroundSync? _backgroundSync;
     private readonly ILogger _logger;
     private ChangeFeedState? _feed;
-    private ChangeLogOpenLock? _feedOpen;
 
     private SqliteStore(string directory, string file, Durability durability, DataStoreOptions options, SqliteWriter writer, ILogger logger)
     {
@@ -181,7 +180,6 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
             _walSync.Dispose();
         }
 
-        _feedOpen?.CloseCleanly();
     }
 
     // Called under the write lock right after a commit: feeds the checkpointer and takes a ticket for the WAL sync.
@@ -201,6 +199,10 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
         _feed?.Committed();
     }
 
+    public bool MarksRestart => _feed is not null;
+
+    public bool ClosedCleanly => true; // a close that fails throws from Dispose(bool)
+
     public void StartChangeFeed(ChangeFeed.ChangeFeedSettings settings, ILogger logger)
     {
         var file = System.IO.Path.Combine(_directory, DatabaseFile);
@@ -208,26 +210,11 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore
             () => SqliteSession.Open(file, _writer.Errors, _timeout, _writer.Checksums),
             () => _walSync.WaitUntilSynced(_walSync.Committed(), _directory, StoreBackend.Sqlite));
         // synchronous=NORMAL: a commit, Durable too, is visible before the WAL's group sync that a Durable caller waits for.
-        _feedOpen = ChangeLogRestart.Prepare(log, _directory, StoreBackend.Sqlite, shownBeforeSynced: true, _timeout);
+        ChangeLogRestart.Prepare(log, _directory, StoreBackend.Sqlite, shownBeforeSynced: true);
         _feed = ChangeFeedState.Start(log, _directory, settings, logger);
     }
 
-    public ChangeLogPage ReadChanges(long after, int max)
-    {
-        if (!TryEnterCall())
-        {
-            throw new ObjectDisposedException(nameof(SqliteStore), $"The Sqlite store at '{_directory}' has been disposed.");
-        }
-
-        try
-        {
-            return _feed!.Log.Read(after, max);
-        }
-        finally
-        {
-            ExitCall();
-        }
-    }
+    public ChangeLogPage ReadChanges(long after, int max) => ChangeLogReads.InCall(this, () => _feed!.Log.Read(after, max));
 
     private void SyncInBackground()
     {

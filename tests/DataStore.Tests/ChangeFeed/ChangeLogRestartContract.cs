@@ -1,5 +1,6 @@
 using DataStore.ChangeFeed;
 using DataStore.Platform;
+using DataStore.Sharing;
 
 namespace DataStore.Tests.ChangeFeed;
 
@@ -88,13 +89,7 @@ public abstract class ChangeLogRestartContract : IDisposable
     public void A_close_keeps_the_mark_while_another_process_has_the_store_open_or_was_killed_with_it_open()
     {
         Assert.SkipWhen(BootIdentity.Current == 0, "the boot of this machine cannot be known (not Linux), so the log is not restarted");
-        using (var store = Open(Durability.Relaxed))
-        {
-            store.Put("a/1"u8, [1]);
-        }
-
-        using var other = ChildProcess.Start(["hold-open", StorePath, Backend.ToString(), "Relaxed", "600000"]);
-        other.WaitForLine(l => l.StartsWith("HOLDING ", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
+        using var other = HeldOpenByAChild();
         using (var store = Open(Durability.Relaxed))
         {
             store.Put("a/2"u8, [2]);
@@ -108,6 +103,36 @@ public abstract class ChangeLogRestartContract : IDisposable
         }
 
         Assert.False(File.Exists(Marker), "the killed writer's commits are in the page cache: the next clean close syncs them and takes the mark back");
+    }
+
+    /// <summary>
+    /// The one lock that says whether other processes have the store open is the store's open lock, held by the clients of a
+    /// brokered store (RocksDb, LiteDb) as well as by their owner: a client that closes last, after its owner was killed
+    /// with the store marked, takes the mark back. On Sqlite and Lmdb the second process writes directly; the same holds.
+    /// </summary>
+    [Fact]
+    public void The_last_process_to_close_takes_the_mark_back_after_the_first_was_killed_even_as_a_client_of_it()
+    {
+        Assert.SkipWhen(BootIdentity.Current == 0, "the boot of this machine cannot be known (not Linux), so the log is not restarted");
+        using var first = HeldOpenByAChild();
+        var last = Open(Durability.Relaxed);
+        try
+        {
+            last.Put("a/2"u8, [2]);
+            Assert.Equal(Backend is StoreBackend.RocksDb or StoreBackend.LiteDb ? new StoreSharing(StoreRole.Client, first.Id) : StoreSharing.Direct, last.Sharing);
+            Assert.True(File.Exists(Marker), "the first process marked the store (Relaxed)");
+            first.KillHard();
+            first.WaitForExit(TimeSpan.FromSeconds(30));
+        }
+        finally
+        {
+            last.Dispose(); // a client makes no call after the kill, so it closes as a client
+        }
+
+        Assert.False(File.Exists(Marker), "the last process to have the store open closed cleanly: every commit is on disk");
+        using var reopened = Open(Durability.Relaxed);
+        Assert.Equal([2], reopened.Get("a/2"u8));
+        Assert.Equal(2, reopened.ChangeSequence());
     }
 
     public void Dispose()
@@ -130,6 +155,27 @@ public abstract class ChangeLogRestartContract : IDisposable
         }
 
         return events;
+    }
+
+    // A store with one commit, then held open (Relaxed, so it is marked) by a child process: the owner of a brokered store.
+    private ChildProcess HeldOpenByAChild()
+    {
+        using (var store = Open(Durability.Relaxed))
+        {
+            store.Put("a/1"u8, [1]);
+        }
+
+        var child = ChildProcess.Start(["hold-open", StorePath, Backend.ToString(), "Relaxed", "600000"]);
+        try
+        {
+            child.WaitForLine(l => l.StartsWith("HOLDING ", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
+            return child;
+        }
+        catch
+        {
+            child.Dispose();
+            throw;
+        }
     }
 
     private IKeyValueStore Open(Durability durability) => KeyValueStore.Open(new DataStoreOptions
