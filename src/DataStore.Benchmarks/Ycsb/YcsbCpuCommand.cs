@@ -8,7 +8,8 @@ namespace DataStore.Benchmarks.Ycsb;
 /// The <c>ycsb-cpu</c> command: the CPU time per YCSB operation of each selected target (a backend and its peer) over a
 /// fixed number of operations, rounds alternating between the targets, medians printed as a markdown table. On a
 /// loaded machine the process's CPU time (every thread's, the engine's background work included) moves far less than
-/// the wall clock, which waits for a core.
+/// the wall clock, which waits for a core. The voluntary context switches per operation (<see cref="ContextSwitches"/>)
+/// count how often a thread blocked: a lock or a futex the workload waits in.
 /// </summary>
 /// <remarks>
 /// <c>dotnet run -c Release --project src/DataStore.Benchmarks -- ycsb-cpu --backends RocksDb --records 100000
@@ -35,7 +36,7 @@ public static class YcsbCpuCommand
         var records = BenchmarkCommandLine.Records;
         var targets = YcsbTarget.All.ToArray();
         var loadBefore = DataStore.Benchmarks.Workload.MillionRecordWorkload.LoadAverage();
-        var runs = new Dictionary<(string Workload, int Threads, string Target), List<(double Cpu, double Wall)>>();
+        var runs = new Dictionary<(string Workload, int Threads, string Target), List<Measurement>>();
         for (var round = 0; round < rounds; round++)
         {
             foreach (var workload in workloads)
@@ -45,7 +46,7 @@ public static class YcsbCpuCommand
                     foreach (var target in targets.Where(t => t.OrderedScans || workload != YcsbWorkload.E))
                     {
                         var run = Measure(target, workload, count, records, operations);
-                        Console.Error.WriteLine($"ycsb-cpu: round {round + 1}, {workload.Name} {count}t {target.Name}: {run.Cpu:F3} us CPU, {run.Wall:F3} us wall an operation");
+                        Console.Error.WriteLine($"ycsb-cpu: round {round + 1}, {workload.Name} {count}t {target.Name}: {run.Cpu:F3} us CPU, {run.Wall:F3} us wall, {run.Waits:F4} waits an operation");
                         (runs.TryGetValue((workload.Name, count, target.Name), out var list) ? list : runs[(workload.Name, count, target.Name)] = []).Add(run);
                     }
                 }
@@ -58,7 +59,7 @@ public static class YcsbCpuCommand
         return 0;
     }
 
-    private static (double Cpu, double Wall) Measure(YcsbTarget target, YcsbWorkload workload, int threads, int records, int operations)
+    private static Measurement Measure(YcsbTarget target, YcsbWorkload workload, int threads, int records, int operations)
     {
         var directory = BenchmarkData.NewDirectory();
         Directory.CreateDirectory(directory);
@@ -74,11 +75,13 @@ public static class YcsbCpuCommand
             Parallel.For(0, threads, parallel, t => workers[t].Run(store, workload, operations / 10 / threads));
             using var process = Process.GetCurrentProcess();
             var cpu = process.TotalProcessorTime;
+            var switches = ContextSwitches.Now();
             var wall = Stopwatch.StartNew();
             Parallel.For(0, threads, parallel, t => workers[t].Run(store, workload, operations / threads));
             wall.Stop();
+            var waits = (ContextSwitches.Now() - switches).Voluntary;
             process.Refresh();
-            return ((process.TotalProcessorTime - cpu).TotalMicroseconds / operations, wall.Elapsed.TotalMicroseconds / operations);
+            return new Measurement((process.TotalProcessorTime - cpu).TotalMicroseconds / operations, wall.Elapsed.TotalMicroseconds / operations, (double)waits / operations);
         }
         finally
         {
@@ -88,14 +91,14 @@ public static class YcsbCpuCommand
     }
 
     // One row per workload, threads and target: every round's CPU time, the medians, and a peer's CPU over the backend's (above 1.0 DataStore costs less).
-    private static string Table(Dictionary<(string Workload, int Threads, string Target), List<(double Cpu, double Wall)>> runs)
+    private static string Table(Dictionary<(string Workload, int Threads, string Target), List<Measurement>> runs)
     {
-        var table = new StringBuilder("| workload | threads | target | CPU us/op (rounds) | median CPU us/op | median wall us/op | peer CPU / this |\n|---|---:|---|---|---:|---:|---:|\n");
+        var table = new StringBuilder("| workload | threads | target | CPU us/op (rounds) | median CPU us/op | median wall us/op | median waits/op | peer CPU / this |\n|---|---:|---|---|---:|---:|---:|---:|\n");
         foreach (var ((workload, threads, target), list) in runs)
         {
             var cpu = Median(list.Select(r => r.Cpu));
             var ratio = runs.TryGetValue((workload, threads, target + "Peer"), out var peer) ? $"{Median(peer.Select(r => r.Cpu)) / cpu:F2}x" : "";
-            table.Append(CultureInfo.InvariantCulture, $"| {workload} | {threads} | {target} | {string.Join(", ", list.Select(r => r.Cpu.ToString("F2", CultureInfo.InvariantCulture)))} | {cpu:F2} | {Median(list.Select(r => r.Wall)):F2} | {ratio} |\n");
+            table.Append(CultureInfo.InvariantCulture, $"| {workload} | {threads} | {target} | {string.Join(", ", list.Select(r => r.Cpu.ToString("F2", CultureInfo.InvariantCulture)))} | {cpu:F2} | {Median(list.Select(r => r.Wall)):F2} | {Median(list.Select(r => r.Waits)):F4} | {ratio} |\n");
         }
 
         return table.ToString();
@@ -110,4 +113,7 @@ public static class YcsbCpuCommand
     private static YcsbWorkload WorkloadNamed(string name) =>
         new[] { YcsbWorkload.A, YcsbWorkload.B, YcsbWorkload.C, YcsbWorkload.D, YcsbWorkload.E, YcsbWorkload.F }.FirstOrDefault(w => w.Name == name.Trim().ToUpperInvariant())
         ?? throw new ArgumentException($"--workloads: no workload named '{name}'; the workloads are A to F.");
+
+    // One measured run, per operation: the process's CPU time, the wall clock, and the voluntary context switches (waits).
+    private readonly record struct Measurement(double Cpu, double Wall, double Waits);
 }

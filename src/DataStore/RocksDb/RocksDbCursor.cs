@@ -4,19 +4,18 @@ using Rocks = DataStore.RocksDb.Interop.RocksDbNative;
 namespace DataStore.RocksDb;
 
 /// <summary>
-/// A scan over [start, end): a RocksDB iterator on its own snapshot, positioned by <c>Seek</c>, bounded by
-/// <c>iterate_upper_bound</c>, with total-order seek. The snapshot is taken when the cursor opens, so the scan
-/// never sees later writes. <see cref="Key"/> and <see cref="Value"/> point into the iterator's memory until the
-/// next <see cref="MoveNext"/>.
+/// A scan over [start, end): a RocksDB iterator, positioned by <c>Seek</c>, bounded by <c>iterate_upper_bound</c>,
+/// with total-order seek. The iterator reads the state of the moment it was created (RocksDB gives an iterator without
+/// an explicit snapshot an implicit one at that sequence number, and pins its memtables and files), so the scan never
+/// sees later writes; an explicit snapshot would add nothing but two turns of the database's mutex per scan.
+/// <see cref="Key"/> and <see cref="Value"/> point into the iterator's memory until the next <see cref="MoveNext"/>.
 /// </summary>
 internal sealed unsafe class RocksDbCursor : IKeyValueCursor
 {
     private readonly RocksDbStore _store;
-    private readonly IntPtr _db;
     private readonly bool _keysOnly;
     private IntPtr _iterator;
     private IntPtr _readOptions;
-    private IntPtr _snapshot;
     private byte* _upperBound;
     private bool _started;
     private bool _onItem;
@@ -28,11 +27,8 @@ internal sealed unsafe class RocksDbCursor : IKeyValueCursor
     public RocksDbCursor(RocksDbStore store, ReadOnlySpan<byte> start, ReadOnlySpan<byte> end, bool keysOnly)
     {
         _store = store;
-        _db = store.Db; // the instance the snapshot belongs to, also after the store becomes writable
         _keysOnly = keysOnly;
         _readOptions = Rocks.rocksdb_readoptions_create();
-        _snapshot = Rocks.rocksdb_create_snapshot(_db);
-        Rocks.rocksdb_readoptions_set_snapshot(_readOptions, _snapshot);
         Rocks.rocksdb_readoptions_set_total_order_seek(_readOptions, 1);
         if (!end.IsEmpty)
         {
@@ -42,7 +38,7 @@ internal sealed unsafe class RocksDbCursor : IKeyValueCursor
             Rocks.rocksdb_readoptions_set_iterate_upper_bound(_readOptions, _upperBound, (UIntPtr)end.Length);
         }
 
-        _iterator = Rocks.rocksdb_create_iterator(_db, _readOptions);
+        _iterator = Rocks.rocksdb_create_iterator(store.Db, _readOptions);
         fixed (byte* s = start)
         {
             Rocks.rocksdb_iter_seek(_iterator, RocksDbStore.NonNull(s), (UIntPtr)start.Length);
@@ -113,7 +109,7 @@ internal sealed unsafe class RocksDbCursor : IKeyValueCursor
         }
     }
 
-    /// <summary>Releases the iterator, snapshot and bound; called by <see cref="Dispose"/>, or by the store when it closes first.</summary>
+    /// <summary>Releases the iterator and bound; called by <see cref="Dispose"/>, or by the store when it closes first.</summary>
     public void Close()
     {
         lock (this)
@@ -125,10 +121,9 @@ internal sealed unsafe class RocksDbCursor : IKeyValueCursor
             }
 
             Rocks.rocksdb_iter_destroy(_iterator);
-            Rocks.rocksdb_release_snapshot(_db, _snapshot);
             Rocks.rocksdb_readoptions_destroy(_readOptions);
             NativeMemory.Free(_upperBound);
-            _iterator = _readOptions = _snapshot = IntPtr.Zero;
+            _iterator = _readOptions = IntPtr.Zero;
             _upperBound = null;
         }
 

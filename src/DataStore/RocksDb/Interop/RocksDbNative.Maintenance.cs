@@ -24,6 +24,10 @@ internal static unsafe partial class RocksDbNative
     [LibraryImport(Library)]
     public static partial void rocksdb_flush_wal(nint db, byte sync, out nint error);
 
+    /// <summary>Reads an integer property of the database (<c>rocksdb.num-snapshots</c>, ...); returns 0 when it has it.</summary>
+    [LibraryImport(Library, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int rocksdb_property_int(nint db, string name, out ulong value);
+
     [LibraryImport(Library)]
     public static partial nint rocksdb_compactoptions_create();
 
