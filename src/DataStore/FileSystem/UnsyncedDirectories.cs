@@ -13,6 +13,10 @@ internal sealed class UnsyncedDirectories
     /// <summary>Past this many directories one file system sync replaces their fsyncs.</summary>
     private const int PerDirectoryLimit = 32;
 
+    /// <summary>Test hook: called on this thread with each directory <see cref="Sync"/> fsyncs, or with the root when it syncs the file system instead.</summary>
+    [ThreadStatic]
+    internal static Action<string>? SyncingForTests;
+
     private readonly object _gate = new();
     private readonly Dictionary<string, long> _changed = new(StringComparer.Ordinal);
     private long _generation = 1;
@@ -66,6 +70,7 @@ internal sealed class UnsyncedDirectories
 
         foreach (var directory in directories)
         {
+            SyncingForTests?.Invoke(directory);
             TreeWriter.SyncDirectory(directory);
         }
 
@@ -83,6 +88,7 @@ internal sealed class UnsyncedDirectories
 
     private void SyncFileSystem(string root, long generation)
     {
+        SyncingForTests?.Invoke(root);
         FileSystemSync.Sync(root);
         Drop(generation, null);
     }
