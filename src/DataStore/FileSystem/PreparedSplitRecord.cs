@@ -94,7 +94,7 @@ internal static class PreparedSplitRecord
             // Durable before the record goes: a later sync of the store directory (the next record) could otherwise keep
             // the record's removal and lose this, leaving children in a leaf (or old names in a split) nothing names.
             // The Relaxed writes before it first: the leaf's sync makes its own Puts durable.
-            // A leaf a power loss took (its entry, made by Relaxed Puts, was never synced) took its children: nothing to sync.
+            // A leaf a power loss took (Relaxed Puts made it and no sync made its entry durable) took its children with it.
             unsynced?.Sync(root);
             TreeWriter.SyncDirectory(path);
         }
