@@ -94,8 +94,9 @@ internal static class PreparedSplitRecord
             // Durable before the record goes: a later sync of the store directory (the next record) could otherwise keep
             // the record's removal and lose this, leaving children in a leaf (or old names in a split) nothing names.
             // The Relaxed writes before it first: the leaf's sync makes its own Puts durable.
+            // A leaf a power loss took (Relaxed Puts made it and no sync made its entry durable) took its children with it.
             unsynced?.Sync(root);
-            DirectorySync.Sync(path);
+            TreeWriter.SyncDirectory(path);
         }
 
         File.Delete(PathIn(root));

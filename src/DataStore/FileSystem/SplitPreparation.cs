@@ -232,6 +232,7 @@ internal sealed class SplitPreparation(string root, Layout layout, SharedState s
 
         state.BeginChange();
         SplitMarker.Write(_leaf, b => publish.Counts[b] > 0); // every child made was synced before a round found nothing new
+        unsynced?.Add(_leaf); // the marker's entry, until SyncMarker: a batch before it syncs the leaf with the Puts made in the children
         for (var b = 0; b < 256; b++)
         {
             if (publish.Counts[b] > 0)

@@ -10,8 +10,9 @@ namespace DataStore.FileSystem;
 /// <remarks>Writers add under the store's write lock; the background sync marks and forgets from its own thread.</remarks>
 internal sealed class UnsyncedDirectories
 {
-    /// <summary>Past this many directories one file system sync replaces their fsyncs.</summary>
-    private const int PerDirectoryLimit = 32;
+    /// <summary>Test hook: called on this thread with each directory <see cref="Sync"/> fsyncs, or with the root when it syncs the file system instead.</summary>
+    [ThreadStatic]
+    internal static Action<string>? SyncingForTests;
 
     private readonly object _gate = new();
     private readonly Dictionary<string, long> _changed = new(StringComparer.Ordinal);
@@ -39,9 +40,10 @@ internal sealed class UnsyncedDirectories
     public void Forget(long generation) => Drop(generation, null);
 
     /// <summary>
-    /// Makes every remembered directory durable: each one's fsync, or one sync of <paramref name="root"/>'s file system past
-    /// <see cref="PerDirectoryLimit"/> or when <paramref name="whole"/> (a split's moves are unsynced: a directory it made
-    /// may not be in its parent on disk yet, and a redo of the split would recreate it empty).
+    /// Makes every remembered directory durable: one directory's fsync, or one sync of <paramref name="root"/>'s file system
+    /// when there are more, or when <paramref name="whole"/> (a split's moves are unsynced: a directory it made may not be in
+    /// its parent on disk yet, and a redo of the split would recreate it empty). Never several directory fsyncs: a power loss
+    /// between two of them could keep a later Put (its directory synced first) and lose an earlier one (ADR 0008).
     /// </summary>
     public void Sync(string root, bool whole = false)
     {
@@ -58,17 +60,14 @@ internal sealed class UnsyncedDirectories
             generation = _generation++;
         }
 
-        if (whole || directories.Length > PerDirectoryLimit)
+        if (whole || directories.Length > 1)
         {
             SyncFileSystem(root, generation);
             return;
         }
 
-        foreach (var directory in directories)
-        {
-            TreeWriter.SyncDirectory(directory);
-        }
-
+        SyncingForTests?.Invoke(directories[0]);
+        TreeWriter.SyncDirectory(directories[0]);
         Drop(generation, directories);
     }
 
@@ -83,6 +82,7 @@ internal sealed class UnsyncedDirectories
 
     private void SyncFileSystem(string root, long generation)
     {
+        SyncingForTests?.Invoke(root);
         FileSystemSync.Sync(root);
         Drop(generation, null);
     }

@@ -13,7 +13,7 @@ namespace DataStore.Tests.FileSystem;
 /// the next open. Checked by what happens while the lock is held, not by timing. With
 /// <c>DATASTORE_FILESYSTEM_PREPARED_SPLIT=0</c> (the old way: every file moved under the lock when the leaf is full) both fail.
 /// </summary>
-public sealed class FileSystemPreparedSplitTests : IDisposable
+public sealed partial class FileSystemPreparedSplitTests : IDisposable
 {
     private const int Limit = 64; // a split is prepared from 48 files (three quarters)
     private readonly TemporaryDirectory _directory = new();

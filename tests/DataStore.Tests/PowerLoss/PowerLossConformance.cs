@@ -50,8 +50,6 @@ public sealed class FileSystemPowerLossContract : PowerLossContract
     protected override IReadOnlyList<string> WriterArguments => [PreparedSplitPoints.SplitLimit];
 
     protected override IEnumerable<int> ChosenPoints(IReadOnlyList<LogRecord> records, Random random) => PreparedSplitPoints.Choose(records, random);
-
-    protected override (string Reason, string Sign)? KnownDefect(Durability durability) => FileSystemRelaxedHole.For(durability);
 }
 
 /// <summary>
@@ -63,8 +61,6 @@ public sealed class FileSystemFeedPowerLossContract : PowerLossContract
     protected override StoreBackend Backend => StoreBackend.FileSystem;
 
     protected override bool ChangeFeed => true;
-
-    protected override (string Reason, string Sign)? KnownDefect(Durability durability) => FileSystemRelaxedHole.For(durability);
 }
 
 public sealed class LiteDbPowerLossContract : PowerLossContract
