@@ -4,7 +4,8 @@ namespace DataStore.Benchmarks;
 
 /// <summary>
 /// Durable single-key puts (synced before they return) from 1, 8 and 32 threads at once: group commit lets
-/// concurrent writers share each WAL fsync, so the time per put falls as writers are added. Time is per put.
+/// concurrent writers share each WAL fsync, so the time per put falls as writers are added. Time is per put. Every
+/// persistent backend (<c>--backends</c> chooses).
 /// </summary>
 [MemoryDiagnoser]
 [SuiteJob(warmupCount: 2, iterationCount: 10)]
@@ -14,6 +15,11 @@ public class DurablePutBenchmarks
     private byte[] _pool = [];
     private string _directory = "";
     private IKeyValueStore _store = null!;
+
+    [ParamsSource(nameof(Backends))]
+    public BackendCase Backend { get; set; } = null!;
+
+    public static IEnumerable<BackendCase> Backends => BackendCase.All.Where(c => c.Backend != StoreBackend.InMemory);
 
     [Params(1, 8, 32)]
     public int Threads { get; set; }
@@ -25,7 +31,7 @@ public class DurablePutBenchmarks
         ThreadPool.GetMinThreads(out _, out var io);
         ThreadPool.SetMinThreads(Math.Max(Threads, Environment.ProcessorCount), io); // 32 writers at once, not as the pool grows
         _directory = BenchmarkData.NewDirectory();
-        _store = KeyValueStore.Open(new DataStoreOptions { Path = _directory, Durability = Durability.Durable });
+        _store = KeyValueStore.Open(new DataStoreOptions { Path = _directory, Backend = Backend.Backend, Durability = Durability.Durable });
     }
 
     [GlobalCleanup]
