@@ -179,7 +179,6 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore, IRestar
             _readers.Dispose();
             _walSync.Dispose();
         }
-
     }
 
     // Called under the write lock right after a commit: feeds the checkpointer and takes a ticket for the WAL sync.
