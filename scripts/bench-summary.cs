@@ -39,9 +39,14 @@ foreach (var report in reports)
     }
 
     var labelColumn = new[] { "Target", "Backend", "Connection" }.FirstOrDefault(rows[0].ContainsKey);
-    var keyColumns = new[] { "Method", "Threads" }.Where(rows[0].ContainsKey).ToArray();
+    var keyColumns = new[] { "Method", "ValueSize", "Threads" }.Where(rows[0].ContainsKey).ToArray();
     string Label(Dictionary<string, string> row) => labelColumn is null ? suite : row[labelColumn];
-    string Key(Dictionary<string, string> row) => string.Join(" ", keyColumns.Select(c => c == "Threads" ? $"{row[c]}t" : row[c]));
+    string Key(Dictionary<string, string> row) => string.Join(" ", keyColumns.Select(c => c switch
+    {
+        "Threads" => $"{row[c]}t",
+        "ValueSize" => $"{row[c]} B",
+        _ => row[c],
+    }));
 
     var latencies = Latencies.Read(Path.Combine(args[0], suite + "-latency.csv"));
     var labels = rows.Select(Label).Distinct().ToArray();
