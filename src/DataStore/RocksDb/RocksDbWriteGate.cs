@@ -1,4 +1,4 @@
-using System.Runtime.InteropServices;
+using DataStore.Sync;
 
 namespace DataStore.RocksDb;
 
@@ -8,8 +8,8 @@ namespace DataStore.RocksDb;
 /// enters exclusive, so nothing is written between its reads and its commit.
 /// </summary>
 /// <remarks>
-/// A shared entry is one interlocked increment of a counter of the entering thread's own (padded to its own cache
-/// line) and one read of the exclusive flag; it takes no lock and touches no line another core writes, so concurrent
+/// A shared entry is one interlocked increment of the entering thread's stripe of a <see cref="StripedCount"/> and one
+/// read of the exclusive flag; it takes no lock and touches no line another core writes, so concurrent
 /// writers meet only inside RocksDB. An exclusive entry takes a lock among exclusive writers, raises the flag (new
 /// shared entries then wait on an event) and waits for the shared writers already in to leave. The increment and the
 /// flag are each written with a full fence and read after it, so a shared writer either sees the flag or is counted
@@ -17,16 +17,9 @@ namespace DataStore.RocksDb;
 /// </remarks>
 internal sealed class RocksDbWriteGate(string directory, TimeSpan timeout) : IDisposable
 {
-    private const int Stripes = 8; // a power of two, at least the cores of a desktop writing at once
-
-    [ThreadStatic]
-    private static int t_stripe; // this thread's stripe + 1; 0 until its first shared entry
-
-    private static int s_nextStripe;
-
     private readonly Lock _exclusive = new();
     private readonly ManualResetEventSlim _open = new(initialState: true);
-    private readonly Stripe[] _shared = new Stripe[Stripes];
+    private readonly StripedCount _shared = new();
     private int _closed; // 1 while an exclusive writer holds or drains the gate
 
     /// <summary>Enters, waiting up to the store's timeout; throws <see cref="StoreTimeoutException"/> past it.</summary>
@@ -38,17 +31,16 @@ internal sealed class RocksDbWriteGate(string directory, TimeSpan timeout) : IDi
             return;
         }
 
-        ref var count = ref _shared[StripeOfThisThread()].Count;
         var deadline = 0L;
         while (true)
         {
-            Interlocked.Increment(ref count);
+            _shared.Increment();
             if (Volatile.Read(ref _closed) == 0)
             {
                 return;
             }
 
-            Interlocked.Decrement(ref count);
+            _shared.Decrement();
             deadline = deadline == 0 ? Environment.TickCount64 + (long)timeout.TotalMilliseconds : deadline;
             if (!_open.Wait(Remaining(deadline)))
             {
@@ -67,22 +59,11 @@ internal sealed class RocksDbWriteGate(string directory, TimeSpan timeout) : IDi
         }
         else
         {
-            Interlocked.Decrement(ref _shared[StripeOfThisThread()].Count);
+            _shared.Decrement();
         }
     }
 
     public void Dispose() => _open.Dispose();
-
-    private static int StripeOfThisThread()
-    {
-        var stripe = t_stripe;
-        if (stripe == 0)
-        {
-            stripe = t_stripe = (Interlocked.Increment(ref s_nextStripe) & (Stripes - 1)) + 1;
-        }
-
-        return stripe - 1;
-    }
 
     private static int Remaining(long deadline) => (int)Math.Clamp(deadline - Environment.TickCount64, 0, int.MaxValue);
 
@@ -97,7 +78,7 @@ internal sealed class RocksDbWriteGate(string directory, TimeSpan timeout) : IDi
         _open.Reset();
         Interlocked.Exchange(ref _closed, 1);
         var wait = new SpinWait();
-        while (SharedWriters() != 0)
+        while (_shared.Sum() != 0)
         {
             if (Environment.TickCount64 > deadline)
             {
@@ -107,25 +88,5 @@ internal sealed class RocksDbWriteGate(string directory, TimeSpan timeout) : IDi
 
             wait.SpinOnce();
         }
-    }
-
-    private int SharedWriters()
-    {
-        var sum = 0;
-        foreach (ref var stripe in _shared.AsSpan())
-        {
-            sum += Volatile.Read(ref stripe.Count);
-        }
-
-        return sum;
-    }
-
-    // One counter per cache line (128 bytes covers adjacent-line prefetching), so writers on different cores do not
-    // take each other's lines.
-    [StructLayout(LayoutKind.Explicit, Size = 128)]
-    private struct Stripe
-    {
-        [FieldOffset(64)]
-        public int Count;
     }
 }

@@ -17,14 +17,19 @@ internal static class OwnerProcess
 
         try
         {
-            // "pid (comm) state ...": the command name may hold spaces and parentheses, so the state follows the last ')'.
-            var stat = File.ReadAllText($"/proc/{processId}/stat");
-            var end = stat.LastIndexOf(')');
-            return end >= 0 && end + 2 < stat.Length && stat[end + 2] is 'T' or 't';
+            return StatSaysStopped(File.ReadAllText($"/proc/{processId}/stat"));
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             return false;
         }
+    }
+
+    /// <summary>True when a <c>/proc</c> stat line (of a process or of one of its threads) reads stopped, <c>T</c> or <c>t</c>.</summary>
+    public static bool StatSaysStopped(string stat)
+    {
+        // "pid (comm) state ...": the command name may hold spaces and parentheses, so the state follows the last ')'.
+        var end = stat.LastIndexOf(')');
+        return end >= 0 && end + 2 < stat.Length && stat[end + 2] is 'T' or 't';
     }
 }

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using DataStore.Sharing;
 
 namespace DataStore.Tests.ResourceFaults;
 
@@ -95,15 +96,14 @@ internal static class FaultChild
 
     private static string Tail(string output) => output.Length <= 3000 ? output : "..." + output[^3000..];
 
-    // Every thread in state T ("stopped"), read from /proc/PID/task/TID/stat after the command name's closing parenthesis.
+    // Every thread stopped, read from /proc/PID/task/TID/stat.
     private static bool AllThreadsStopped(int processId)
     {
         foreach (var thread in System.IO.Directory.GetDirectories($"/proc/{processId}/task"))
         {
             try
             {
-                var stat = File.ReadAllText(Path.Combine(thread, "stat"));
-                if (stat[stat.LastIndexOf(')') + 2] != 'T')
+                if (!OwnerProcess.StatSaysStopped(File.ReadAllText(Path.Combine(thread, "stat"))))
                 {
                     return false;
                 }
