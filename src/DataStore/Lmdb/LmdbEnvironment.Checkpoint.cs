@@ -144,13 +144,13 @@ internal sealed partial class LmdbEnvironment
         }
     }
 
-    // fsync of the data file through a descriptor of our own: the same pages as mdb_env_sync (a sync is of the file, not
-    // of a descriptor), without reading the meta page through the map, so a resize never waits for a slow disk. A handle,
-    // not a FileStream: writers checkpoint often, and what a checkpoint allocates grows the GC heap.
+    // fdatasync of the data file through a descriptor of our own, as mdb_env_sync does it: the same pages (a sync is of the
+    // file, not of a descriptor), without reading the meta page through the map, so a resize never waits for a slow disk.
+    // A handle, not a FileStream: writers checkpoint often, and what a checkpoint allocates grows the GC heap.
     private void SyncDataFile() => StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
     {
         using var file = File.OpenHandle(_dataFile, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete);
-        RandomAccess.FlushToDisk(file);
+        FileDataSync.Flush(file);
         return 0;
     });
 

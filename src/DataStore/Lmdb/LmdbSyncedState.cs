@@ -77,7 +77,7 @@ internal sealed class LmdbSyncedState(string path)
                 record.Metas.AsSpan(0, 2 * MetaBytes).CopyTo(slot[Header..]);
                 BinaryPrimitives.WriteUInt32LittleEndian(slot[(SlotLength - 4)..], Checksum(slot[..(SlotLength - 4)]));
                 RandomAccess.Write(file, slot, target * SlotStride);
-                RandomAccess.FlushToDisk(file);
+                Platform.FileDataSync.Flush(file);
             }
 
             if (!existed)
