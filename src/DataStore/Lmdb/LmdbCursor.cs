@@ -31,6 +31,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
     private int _epoch;
     private bool _started;
     private bool _reposition;
+    private bool _resume;
     private bool _done;
     private bool _onPair;
     private bool _endAfterGroup;
@@ -175,7 +176,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
             {
                 if (_batch.Count > 0)
                 {
-                    _reposition = true;
+                    _resume = true;
                     break;
                 }
 
@@ -192,7 +193,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
             // Stored keys ascend: once one plain key is at or after the start, every later one is.
             if (_pastStart || (_pastStart = stored.SequenceCompareTo(_start) >= 0))
             {
-                if (_end.Length > 0 && stored.SequenceCompareTo(_end) >= 0)
+                if (_end.Length > 0 && Compare(stored, _end) >= 0)
                 {
                     _lastBatch = true;
                     break;
@@ -201,7 +202,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
                 var added = _checksums ? _batch.TryAddChecked(stored, data.Span, _errors.Directory) : _batch.TryAdd(stored, _keysOnly ? default : data.Span);
                 if (!added)
                 {
-                    _reposition = true;
+                    _resume = true;
                     break;
                 }
             }
@@ -242,7 +243,10 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
         var epoch = _env.Gate.Epoch;
         if (epoch == _epoch && !_reposition)
         {
-            return LmdbNative.CursorGet(_cursor, key, data, LmdbNative.Next);
+            // The cursor rests on the last pair taken, or on the one after it that the last visit read but left.
+            var op = _resume ? LmdbNative.GetCurrent : LmdbNative.Next;
+            _resume = false;
+            return LmdbNative.CursorGet(_cursor, key, data, op);
         }
 
         if (epoch != _epoch)
@@ -252,7 +256,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
             _epoch = epoch;
         }
 
-        _reposition = false;
+        _reposition = _resume = false;
         var last = _lastStored.AsSpan(0, _lastStoredLength);
         fixed (byte* l = last)
         {
@@ -264,16 +268,6 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
             }
 
             return rc;
-        }
-    }
-
-    // LMDB hands out stored keys in strictly increasing order; a key at or before the one read last means damaged
-    // pages are leading the cursor in circles (LMDB 0.9 has no checksums), and the scan would never end.
-    private static void ThrowIfNotAfter(ReadOnlySpan<byte> stored, ReadOnlySpan<byte> previous)
-    {
-        if (stored.SequenceCompareTo(previous) <= 0)
-        {
-            throw new LmdbException(LmdbNative.Corrupted);
         }
     }
 
