@@ -90,6 +90,17 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
 
     public bool MoveNext()
     {
+        // Most calls hand out the next pair of the batch: a disposed, finished or failed scan has an empty batch.
+        if (_group is null && _batch.MoveNext())
+        {
+            return _onPair = true;
+        }
+
+        return MoveToNextVisit();
+    }
+
+    private bool MoveToNextVisit()
+    {
         ObjectDisposedException.ThrowIf(_txn == 0, this);
         _onPair = false;
         if (_done)
