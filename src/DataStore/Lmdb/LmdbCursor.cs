@@ -171,8 +171,8 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
     }
 
     // Inside the gate: copies the next pairs in range into the batch (up to the batch limit), or reads a group of
-    // long keys. The cursor stays on the last pair taken, or is marked to reposition after it when it stopped on a
-    // pair it did not take (one that did not fit, or a group of long keys after some pairs).
+    // long keys. The cursor stays on the last pair taken, or on a pair it did not take (one that did not fit, or a
+    // group of long keys after some pairs), marked for the next visit to start there (Position).
     private void Fill()
     {
         _batch.Clear();
@@ -236,50 +236,6 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
         PairsRead += _batch.Count;
         _batchLimit = (int)Math.Clamp(PairsRead / ReadAheadShare, 1, MaxBatchPairs);
         Copy(previous, ref _lastStored, out _lastStoredLength);
-    }
-
-    private int Position(LmdbNative.Val* key, LmdbNative.Val* data)
-    {
-        if (!_started)
-        {
-            _started = true;
-            var seek = LmdbKeys.SeekKey(_start);
-            fixed (byte* s = seek)
-            {
-                *key = new LmdbNative.Val(s, seek.Length);
-                return LmdbNative.CursorGet(_cursor, key, data, seek.IsEmpty ? LmdbNative.First : LmdbNative.SetRange);
-            }
-        }
-
-        var epoch = _env.Gate.Epoch;
-        if (epoch == _epoch && !_reposition)
-        {
-            // The cursor rests on the last pair taken, or on the one after it that the last visit read but left.
-            var op = _resume ? LmdbNative.GetCurrent : LmdbNative.Next;
-            _resume = false;
-            return LmdbNative.CursorGet(_cursor, key, data, op);
-        }
-
-        if (epoch != _epoch)
-        {
-            // The map moved: the cursor's cached pages are stale, its transaction (the snapshot) is not.
-            LmdbException.Check(LmdbNative.CursorRenew(_txn, _cursor));
-            _epoch = epoch;
-        }
-
-        _reposition = _resume = false;
-        var last = _lastStored.AsSpan(0, _lastStoredLength);
-        fixed (byte* l = last)
-        {
-            *key = new LmdbNative.Val(l, last.Length);
-            var rc = LmdbNative.CursorGet(_cursor, key, data, LmdbNative.SetRange);
-            if (rc == LmdbNative.Success && key->Span.SequenceEqual(last))
-            {
-                rc = LmdbNative.CursorGet(_cursor, key, data, LmdbNative.Next);
-            }
-
-            return rc;
-        }
     }
 
     private static void Copy(ReadOnlySpan<byte> source, ref byte[] buffer, out int length)
