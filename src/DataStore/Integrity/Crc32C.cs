@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics.X86;
 
@@ -107,10 +108,13 @@ internal static class Crc32C
         }
 
         var done = words * sizeof(ulong);
-        a = Append((uint)p, x[done..]);
-        b = Append((uint)q, y[done..]);
-        c = Append((uint)r, z[done..]);
+        a = AppendRest((uint)p, x[done..]);
+        b = AppendRest((uint)q, y[done..]);
+        c = AppendRest((uint)r, z[done..]);
     }
+
+    // What one of AppendEach's inputs has left: a few bytes for pairs of one size (no call into Append's loops), or more.
+    private static uint AppendRest(uint crc, ReadOnlySpan<byte> rest) => rest.Length < sizeof(ulong) ? AppendTail(crc, rest) : Append(crc, rest);
 
     // The first 3 * piece bytes of data as three chains of piece bytes each; shift multiplies by x^(8 * piece).
     private static uint AppendThree(uint crc, ReadOnlySpan<byte> data, int piece, uint[] shift)
@@ -216,6 +220,7 @@ internal static class Crc32C
 
     // Under 8 bytes left: at most one 4-, one 2- and one 1-byte step (the instruction takes wider words least
     // significant byte first, so this is the same CRC as byte by byte, in fewer dependent steps).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static uint AppendTail(uint crc, ReadOnlySpan<byte> data)
     {
         if (data.Length >= sizeof(uint))

@@ -31,6 +31,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
     private int _epoch;
     private bool _started;
     private bool _reposition;
+    private bool _resume;
     private bool _done;
     private bool _onPair;
     private bool _endAfterGroup;
@@ -88,6 +89,17 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
         : throw new InvalidOperationException("Call MoveNext before reading the cursor, and stop when it returns false.");
 
     public bool MoveNext()
+    {
+        // Most calls hand out the next pair of the batch: a disposed, finished or failed scan has an empty batch.
+        if (_group is null && _batch.MoveNext())
+        {
+            return _onPair = true;
+        }
+
+        return MoveToNextVisit();
+    }
+
+    private bool MoveToNextVisit()
     {
         ObjectDisposedException.ThrowIf(_txn == 0, this);
         _onPair = false;
@@ -159,8 +171,8 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
     }
 
     // Inside the gate: copies the next pairs in range into the batch (up to the batch limit), or reads a group of
-    // long keys. The cursor stays on the last pair taken, or is marked to reposition after it when it stopped on a
-    // pair it did not take (one that did not fit, or a group of long keys after some pairs).
+    // long keys. The cursor stays on the last pair taken, or on a pair it did not take (one that did not fit, or a
+    // group of long keys after some pairs), marked for the next visit to start there (Position).
     private void Fill()
     {
         _batch.Clear();
@@ -175,7 +187,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
             {
                 if (_batch.Count > 0)
                 {
-                    _reposition = true;
+                    _resume = true;
                     break;
                 }
 
@@ -192,7 +204,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
             // Stored keys ascend: once one plain key is at or after the start, every later one is.
             if (_pastStart || (_pastStart = stored.SequenceCompareTo(_start) >= 0))
             {
-                if (_end.Length > 0 && stored.SequenceCompareTo(_end) >= 0)
+                if (_end.Length > 0 && Compare(stored, _end) >= 0)
                 {
                     _lastBatch = true;
                     break;
@@ -201,7 +213,7 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
                 var added = _checksums ? _batch.TryAddChecked(stored, data.Span, _errors.Directory) : _batch.TryAdd(stored, _keysOnly ? default : data.Span);
                 if (!added)
                 {
-                    _reposition = true;
+                    _resume = true;
                     break;
                 }
             }
@@ -224,57 +236,6 @@ internal sealed unsafe partial class LmdbCursor : IKeyValueCursor
         PairsRead += _batch.Count;
         _batchLimit = (int)Math.Clamp(PairsRead / ReadAheadShare, 1, MaxBatchPairs);
         Copy(previous, ref _lastStored, out _lastStoredLength);
-    }
-
-    private int Position(LmdbNative.Val* key, LmdbNative.Val* data)
-    {
-        if (!_started)
-        {
-            _started = true;
-            var seek = LmdbKeys.SeekKey(_start);
-            fixed (byte* s = seek)
-            {
-                *key = new LmdbNative.Val(s, seek.Length);
-                return LmdbNative.CursorGet(_cursor, key, data, seek.IsEmpty ? LmdbNative.First : LmdbNative.SetRange);
-            }
-        }
-
-        var epoch = _env.Gate.Epoch;
-        if (epoch == _epoch && !_reposition)
-        {
-            return LmdbNative.CursorGet(_cursor, key, data, LmdbNative.Next);
-        }
-
-        if (epoch != _epoch)
-        {
-            // The map moved: the cursor's cached pages are stale, its transaction (the snapshot) is not.
-            LmdbException.Check(LmdbNative.CursorRenew(_txn, _cursor));
-            _epoch = epoch;
-        }
-
-        _reposition = false;
-        var last = _lastStored.AsSpan(0, _lastStoredLength);
-        fixed (byte* l = last)
-        {
-            *key = new LmdbNative.Val(l, last.Length);
-            var rc = LmdbNative.CursorGet(_cursor, key, data, LmdbNative.SetRange);
-            if (rc == LmdbNative.Success && key->Span.SequenceEqual(last))
-            {
-                rc = LmdbNative.CursorGet(_cursor, key, data, LmdbNative.Next);
-            }
-
-            return rc;
-        }
-    }
-
-    // LMDB hands out stored keys in strictly increasing order; a key at or before the one read last means damaged
-    // pages are leading the cursor in circles (LMDB 0.9 has no checksums), and the scan would never end.
-    private static void ThrowIfNotAfter(ReadOnlySpan<byte> stored, ReadOnlySpan<byte> previous)
-    {
-        if (stored.SequenceCompareTo(previous) <= 0)
-        {
-            throw new LmdbException(LmdbNative.Corrupted);
-        }
     }
 
     private static void Copy(ReadOnlySpan<byte> source, ref byte[] buffer, out int length)

@@ -61,6 +61,74 @@ public sealed class LmdbScanBatchTests : IDisposable
         Assert.Equal(100, StoreAssert.Scan(reopened, "k"u8.ToArray()).Count);
     }
 
+    [Fact]
+    public void Batches_that_fill_their_buffer_go_on_from_the_pair_they_left_also_after_the_map_grew()
+    {
+        // 1,000-byte values: a batch's 16 KiB buffer fills after 16 pairs, so most visits stop on a pair they read but
+        // could not take, and the next one starts there; every 40 pairs a write on the scanning thread grows the map.
+        using var store = LmdbTestStores.OpenSmall(_directory.Sub("store"));
+        for (var i = 0; i < 600; i++)
+        {
+            store.Put([(byte)'k', (byte)(i >> 8), (byte)i], LmdbTestStores.Filled(1_000, i));
+        }
+
+        var mapSize = store.MapSize;
+        var seen = 0;
+        using (var cursor = store.ScanPrefix("k"u8))
+        {
+            while (cursor.MoveNext())
+            {
+                Assert.Equal([(byte)'k', (byte)(seen >> 8), (byte)seen], cursor.Key.ToArray());
+                Assert.Equal(LmdbTestStores.Filled(1_000, seen), cursor.Value.ToArray());
+                if (++seen % 40 == 0)
+                {
+                    store.Put([(byte)'m', (byte)seen], LmdbTestStores.Filled(64 << 10, seen));
+                }
+            }
+        }
+
+        Assert.Equal(600, seen);
+        Assert.True(store.MapSize > mapSize, $"the map did not grow from {mapSize} bytes");
+    }
+
+    [Fact]
+    public void A_range_ends_where_unsigned_byte_order_says_for_keys_sharing_their_first_words()
+    {
+        // Keys of 1-40 bytes from bytes that differ in their top bit, many sharing 8 or 16 bytes: the end bound and the
+        // order check compare short keys a word at a time, longer ones through SequenceCompareTo.
+        var seed = Environment.TickCount;
+        var random = new Random(seed);
+        byte[] alphabet = [0x00, 0x01, 0x7F, 0x80, 0xFF];
+        var stem = Enumerable.Range(0, 40).Select(_ => alphabet[random.Next(alphabet.Length)]).ToArray();
+        byte[] NewKey() => [.. stem.AsSpan(0, random.Next(1, 41)).ToArray().Select((b, i) => random.Next(6) == 0 ? alphabet[random.Next(alphabet.Length)] : b)];
+        var keys = new SortedSet<byte[]>(Comparer<byte[]>.Create((a, b) => a.AsSpan().SequenceCompareTo(b)));
+        while (keys.Count < 400)
+        {
+            keys.Add(NewKey());
+        }
+
+        using var store = KeyValueStore.Open(new DataStoreOptions { Path = _directory.Sub("store"), Backend = StoreBackend.Lmdb });
+        foreach (var key in keys)
+        {
+            store.Put(key, key);
+        }
+
+        for (var i = 0; i < 100; i++)
+        {
+            var (from, to) = (NewKey(), NewKey());
+            if (from.AsSpan().SequenceCompareTo(to) > 0)
+            {
+                (from, to) = (to, from);
+            }
+
+            var expected = keys.Where(k => k.AsSpan().SequenceCompareTo(from) >= 0 && k.AsSpan().SequenceCompareTo(to) < 0).ToList();
+            var scanned = StoreAssert.Range(store, from, to);
+            Assert.True(
+                expected.Select(Convert.ToHexString).SequenceEqual(scanned.Select(p => Convert.ToHexString(p.Key))),
+                $"seed {seed}: range {Convert.ToHexString(from)} to {Convert.ToHexString(to)}");
+        }
+    }
+
     public void Dispose() => _directory.Dispose();
 
     private static void AssertScan(SortedDictionary<byte[], byte[]> expected, List<(byte[] Key, byte[] Value)> scanned)
