@@ -58,9 +58,6 @@ internal sealed unsafe class QueuedWrite<TErrors>
         set => _done = value;
     }
 
-    /// <summary>Set (under the queue's lock) when the leader hands the lead to this write's caller.</summary>
-    public bool Leads { get; set; }
-
     /// <summary>The group this write's caller runs when it leads (one list per thread, reused).</summary>
     public List<QueuedWrite<TErrors>> Group { get; } = new(WriteQueue<TErrors>.MaxGroup);
 
@@ -93,7 +90,6 @@ internal sealed unsafe class QueuedWrite<TErrors>
         write.Ticket = 0;
         write.Taken = false;
         write.Done = false;
-        write.Leads = false;
         write.Failure = null;
         return write;
     }

@@ -38,8 +38,8 @@ internal sealed class WriteQueue<TErrors>
     /// Adds <paramref name="write"/> (its caller started at the <see cref="Stopwatch"/> timestamp <paramref name="started"/>)
     /// and waits: true when the caller is to lead (<see cref="TakeGroup"/>, <see cref="HandOver"/>, then
     /// <see cref="Complete"/>; <see cref="CombinedWriter{TErrors}"/> does all three), false when another leader has
-    /// finished the write. A waiting caller sleeps on its own write, so it is woken only when its write is done or the
-    /// lead is handed to it: once per write, not at every leader's turn.
+    /// finished the write. A waiting caller sleeps on its own write, so it is woken only when its write is done or it is
+    /// the first in line when the lead comes free: about once per write, not at every leader's turn.
     /// </summary>
     /// <exception cref="Exception">No leader took the write within its timeout (<see cref="IWriteErrors.TimedOut"/>); it was withdrawn.</exception>
     public bool Join(QueuedWrite<TErrors> write, long started)
@@ -72,9 +72,9 @@ internal sealed class WriteQueue<TErrors>
 
             lock (_gate)
             {
-                if (write.Leads)
+                if (!_leading && !write.Taken)
                 {
-                    write.Leads = false;
+                    _leading = true;
                     return true;
                 }
 
@@ -121,21 +121,18 @@ internal sealed class WriteQueue<TErrors>
         }
     }
 
-    /// <summary>Ends a leader's turn at the writer: wakes the first waiting caller to lead next, or leaves the lead free.</summary>
+    /// <summary>
+    /// Ends a leader's turn at the writer: frees the lead and wakes the first waiting caller to take it. A caller that
+    /// arrives meanwhile may take it first (it is already running); the woken one then waits again, and that leader
+    /// wakes the first waiting caller in turn when it ends.
+    /// </summary>
     public void HandOver()
     {
-        QueuedWrite<TErrors>? next = null;
+        QueuedWrite<TErrors>? next;
         lock (_gate)
         {
-            if (_pending.Count > 0)
-            {
-                next = _pending[0];
-                next.Leads = true;
-            }
-            else
-            {
-                _leading = false;
-            }
+            _leading = false;
+            next = _pending.Count > 0 ? _pending[0] : null;
         }
 
         next?.Wake();
