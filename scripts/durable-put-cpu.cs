@@ -37,13 +37,9 @@ try
             })).ToArray();
             Array.ForEach(writers, w => w.Start());
             Array.ForEach(writers, w => w.Join());
-            clock.Stop();
-            var after = ProcessUsage.Now();
-            var done = (double)perThread * threads;
-            Console.WriteLine($"{backend}\t{threads}\t{round + 1}\t{done / clock.Elapsed.TotalSeconds:F0} puts/s\t" +
-                $"{(after.CpuMicroseconds - before.CpuMicroseconds) / done:F1} us CPU/put\t" +
-                $"{(after.Voluntary - before.Voluntary + after.Involuntary - before.Involuntary) / done:F2} switches/put\t" +
-                $"load {File.ReadAllText("/proc/loadavg").Split(' ')[0]}");
+            var cost = ProcessUsage.Now().PerOperation(before, (double)perThread * threads);
+            Console.WriteLine($"{backend}\t{threads}\t{round + 1}\t{perThread * threads / clock.Elapsed.TotalSeconds:F0} puts/s\t" +
+                $"{cost.CpuMicroseconds:F1} us CPU/put\t{cost.Voluntary + cost.Involuntary:F2} switches/put\tload {File.ReadAllText("/proc/loadavg").Split(' ')[0]}");
         }
     }
 }

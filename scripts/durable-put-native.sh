@@ -25,17 +25,10 @@ build() {
   echo "built $bin"
 }
 
-run() {
+run() { # ycsb-native.sh's runner: one mode per process, in a fresh data directory, with the load average
   local out=$1 modes=${2:-sqlite_each sqlite_group lmdb_each lmdb_group rocksdb}
-  shift $(( $# < 2 ? $# : 2 )); [ "${1:-}" = "--" ] && shift
-  local data=${DATA:-$(mktemp -d "${TMPDIR:-/tmp}/durable-put-native.XXXXXX")}
-  for mode in $modes; do
-    echo "# $mode start $(date -u '+%F %T UTC') load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out"
-    mkdir -p "$data/$mode"
-    "$bin" "$mode" "$data/$mode" "$@" | tee -a "$out"
-    rm -rf "${data:?}/$mode"
-  done
-  rmdir "$data" 2>/dev/null || true
+  shift $(( $# < 2 ? $# : 2 ))
+  BIN=$bin "$root/scripts/ycsb-native.sh" run "$out" "$modes" "$@"
 }
 
 case "${1:-}" in

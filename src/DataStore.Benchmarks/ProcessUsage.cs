@@ -17,6 +17,10 @@ public readonly partial record struct ProcessUsage(double CpuMicroseconds, long 
         return new ProcessUsage((usage[0] * 1e6) + usage[1] + (usage[2] * 1e6) + usage[3], usage[16], usage[17]);
     }
 
+    /// <summary>CPU microseconds, and voluntary and involuntary context switches, per operation since <paramref name="before"/>.</summary>
+    public (double CpuMicroseconds, double Voluntary, double Involuntary) PerOperation(ProcessUsage before, double operations) =>
+        ((CpuMicroseconds - before.CpuMicroseconds) / operations, (Voluntary - before.Voluntary) / operations, (Involuntary - before.Involuntary) / operations);
+
     [LibraryImport("libc", EntryPoint = "getrusage")]
     private static partial int GetRusage(int who, ref long usage);
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 enum { KEY = 9, VALUE = 128, MAX_THREADS = 64, MAX_ROUNDS = 15 };
@@ -156,6 +157,7 @@ static void *writer(void *arg) {
 }
 
 static void open_store(const char *dir) {
+  mkdir(dir, 0755);
   if (mode[0] == 's') {
     snprintf(path, sizeof path, "%s/store.db", dir);
     leader_connection = sqlite_connect();
