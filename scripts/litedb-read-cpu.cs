@@ -9,8 +9,8 @@
 // prints reads per second, process CPU time (user + sys) per read, and voluntary / involuntary context switches per
 // read (getrusage), with the load average.
 using System.Diagnostics;
-using System.Runtime.InteropServices;
 using DataStore;
+using DataStore.Benchmarks;
 using DataStore.Benchmarks.Peers;
 using DataStore.Benchmarks.Ycsb;
 
@@ -45,7 +45,7 @@ try
             var keys = Enumerable.Range(0, ops).Select(_ => YcsbKeys.Of(zipfian.NextScrambled(random))).ToArray();
             var perThread = ops / threads;
             long found = 0;
-            var before = Usage.Now();
+            var before = ProcessUsage.Now();
             var clock = Stopwatch.StartNew();
             var readers = Enumerable.Range(0, threads).Select(t => new Thread(() =>
             {
@@ -69,7 +69,7 @@ try
             }
 
             clock.Stop();
-            var after = Usage.Now();
+            var after = ProcessUsage.Now();
             var read = perThread * threads;
             Console.WriteLine($"{target} threads={threads} round={round}: {read / clock.Elapsed.TotalSeconds:F0} reads/s, " +
                 $"cpu {(after.CpuMicroseconds - before.CpuMicroseconds) / read:F1} us/read, " +
@@ -81,22 +81,4 @@ try
 finally
 {
     Directory.Delete(directory, recursive: true);
-}
-
-/// <summary>The process's CPU time and context switches so far (getrusage, RUSAGE_SELF: every thread, ended ones too).</summary>
-internal readonly record struct Usage(double CpuMicroseconds, long Voluntary, long Involuntary)
-{
-    public static Usage Now()
-    {
-        var usage = new long[18]; // struct rusage on 64-bit Linux: two timevals, then 14 longs
-        if (getrusage(0, usage) != 0)
-        {
-            throw new InvalidOperationException("getrusage failed");
-        }
-
-        return new Usage((usage[0] * 1e6) + usage[1] + (usage[2] * 1e6) + usage[3], usage[16], usage[17]);
-    }
-
-    [DllImport("libc")]
-    private static extern int getrusage(int who, long[] usage);
 }

@@ -24,6 +24,15 @@ internal sealed partial class LmdbEnvironment : IWriteGroupRunner<LmdbErrors>
     public long Write(LmdbErrors errors, WriteKind kind, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, WriteBatch? batch, out long ticket) =>
         _writes.Write(this, errors, kind, first, second, batch, out ticket);
 
+    // With a Durable store in the process, the leader waits for its group's sync, so its callers are woken once.
+    void IWriteGroupRunner<LmdbErrors>.WaitForSync(long ticket)
+    {
+        if (Volatile.Read(ref _durableStores) > 0)
+        {
+            Sync.WaitUntilSynced(ticket);
+        }
+    }
+
     // The leader takes both writer locks, in this process and across processes, within its caller's timeout.
     void IWriteGroupRunner<LmdbErrors>.Enter(QueuedWrite<LmdbErrors> leader, long started)
     {

@@ -42,7 +42,7 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore, IRestar
         _writeLock = new StoreWriterLock(this, options.Timeout);
         var checkpointTurn = new SqliteCheckpointTurn();
         _writer = writer;
-        _writes = new SqliteWriteCombiner(writer, _writeLock, checkpointTurn, Committed);
+        _writes = new SqliteWriteCombiner(writer, _writeLock, checkpointTurn, Committed, durability == Durability.Durable ? WaitUntilSynced : null);
         _logger = logger;
         _readers = new SqliteSessionPool(() => SqliteSession.Open(file, writer.Errors, options.Timeout, writer.Checksums));
         _pointReads = new SqlitePointReads(_writeLock, checkpointTurn, writer, _readers);
@@ -188,11 +188,13 @@ internal sealed class SqliteStore : KeyValueStoreBase, IChangeFeedStore, IRestar
         return _walSync.Committed();
     }
 
+    private void WaitUntilSynced(long ticket) => _walSync.WaitUntilSynced(ticket, _directory, StoreBackend.Sqlite);
+
     private void AfterCommit(long ticket)
     {
         if (_durability == Durability.Durable)
         {
-            _walSync.WaitUntilSynced(ticket, _directory, StoreBackend.Sqlite);
+            WaitUntilSynced(ticket);
         }
 
         _feed?.Committed();

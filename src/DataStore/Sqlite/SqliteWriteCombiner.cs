@@ -10,7 +10,8 @@ namespace DataStore.Sqlite;
 /// in one transaction and one commit on the writer connection, sharing its WAL append, its lock hand-over and, when
 /// Durable, its sync. A caller that finds no one ahead of it commits its write alone.
 /// </summary>
-internal sealed class SqliteWriteCombiner(SqliteWriter writer, StoreWriterLock writeLock, SqliteCheckpointTurn checkpointTurn, Func<long> committed)
+/// <remarks><paramref name="waitForSync"/> is a Durable store's wait for a ticket's WAL sync (null when Relaxed).</remarks>
+internal sealed class SqliteWriteCombiner(SqliteWriter writer, StoreWriterLock writeLock, SqliteCheckpointTurn checkpointTurn, Func<long> committed, Action<long>? waitForSync)
     : IWriteGroupRunner<SqliteErrors>
 {
     private readonly CombinedWriter<SqliteErrors> _writes = new();
@@ -64,4 +65,6 @@ internal sealed class SqliteWriteCombiner(SqliteWriter writer, StoreWriterLock w
         _begun = false;
         return writer.WriteGroup(group, start, count) ? committed() : 0;
     }
+
+    void IWriteGroupRunner<SqliteErrors>.WaitForSync(long ticket) => waitForSync?.Invoke(ticket);
 }

@@ -21,7 +21,6 @@ internal sealed class CombinedWriter<TErrors>
     where TErrors : class, IWriteErrors
 {
     private readonly WriteQueue<TErrors> _queue = new();
-    private readonly List<QueuedWrite<TErrors>> _group = new(WriteQueue<TErrors>.MaxGroup);
     private long _combinedCommits;
 
     /// <summary>How many commits carried more than one caller's write (for tests and diagnostics).</summary>
@@ -60,20 +59,22 @@ internal sealed class CombinedWriter<TErrors>
     }
 
     // The leader takes the writer (waiting for other processes' writers), then every waiting caller's write, callers
-    // that queued during that wait included, and runs them; then it hands leadership on, whatever happened.
+    // that queued during that wait included, and runs them; then it hands the lead on, whatever happened, waits for the
+    // group's sync (so its callers find it done and are woken once) and hands each caller its outcome.
     private void Lead(IWriteGroupRunner<TErrors> runner, QueuedWrite<TErrors> leader, long started)
     {
-        List<QueuedWrite<TErrors>>? group = null;
+        var group = leader.Group;
+        group.Clear();
+        var tookGroup = false;
         Exception? failure = null;
         try
         {
             runner.Enter(leader, started);
             try
             {
-                _group.Clear();
-                _queue.TakeGroup(leader, _group);
-                group = _group;
-                RunGroup(runner);
+                _queue.TakeGroup(leader, group);
+                tookGroup = true;
+                RunGroup(runner, group);
             }
             finally
             {
@@ -84,21 +85,58 @@ internal sealed class CombinedWriter<TErrors>
         {
             failure = e;
         }
-        finally
+
+        if (!tookGroup)
         {
-            _queue.Finish(leader, group, failure);
+            _queue.Withdraw(leader);
+            leader.Failure = failure is null ? null : ExceptionDispatchInfo.Capture(failure);
+            _queue.HandOver();
+            return;
+        }
+
+        _queue.HandOver();
+        if (failure is null)
+        {
+            WaitForSync(runner, group);
+        }
+
+        WriteQueue<TErrors>.Complete(leader, group, failure);
+        group.Clear();
+    }
+
+    // Best effort: each caller still waits for its own ticket's sync, and a failed sync reaches it there.
+    private static void WaitForSync(IWriteGroupRunner<TErrors> runner, List<QueuedWrite<TErrors>> group)
+    {
+        long ticket = 0;
+        foreach (var write in group)
+        {
+            ticket = Math.Max(ticket, write.Failure is null ? write.Ticket : 0);
+        }
+
+        if (ticket == 0)
+        {
+            return;
+        }
+
+        try
+        {
+            runner.WaitForSync(ticket);
+        }
+        catch (Exception)
+        {
+            // Each caller's own wait for the sync reports it.
         }
     }
 
     // One transaction for the whole group; if it fails with the store's error (not a timeout), nothing was committed and
     // each write runs again alone, its failure its own.
-    private void RunGroup(IWriteGroupRunner<TErrors> runner)
+    private void RunGroup(IWriteGroupRunner<TErrors> runner, List<QueuedWrite<TErrors>> group)
     {
-        if (_group.Count > 1)
+        if (group.Count > 1)
         {
             try
             {
-                Commit(runner, 0, _group.Count);
+                Commit(runner, group, 0, group.Count);
                 _combinedCommits++;
                 return;
             }
@@ -108,25 +146,25 @@ internal sealed class CombinedWriter<TErrors>
             }
         }
 
-        for (var i = 0; i < _group.Count; i++)
+        for (var i = 0; i < group.Count; i++)
         {
             try
             {
-                Commit(runner, i, 1);
+                Commit(runner, group, i, 1);
             }
             catch (Exception e)
             {
-                _group[i].Failure = ExceptionDispatchInfo.Capture(e);
+                group[i].Failure = ExceptionDispatchInfo.Capture(e);
             }
         }
     }
 
-    private void Commit(IWriteGroupRunner<TErrors> runner, int start, int count)
+    private static void Commit(IWriteGroupRunner<TErrors> runner, List<QueuedWrite<TErrors>> group, int start, int count)
     {
-        var ticket = runner.Commit(_group, start, count);
+        var ticket = runner.Commit(group, start, count);
         for (var i = start; i < start + count; i++)
         {
-            _group[i].Ticket = _group[i].Wrote ? ticket : 0;
+            group[i].Ticket = group[i].Wrote ? ticket : 0;
         }
     }
 }

@@ -19,6 +19,9 @@ internal sealed unsafe class QueuedWrite<TErrors>
     [ThreadStatic]
     private static QueuedWrite<TErrors>? s_current;
 
+    private readonly object _wake = new();
+    private bool _woken;
+    private volatile bool _done;
     private byte* _first;
     private int _firstLength;
     private byte* _second;
@@ -48,8 +51,15 @@ internal sealed unsafe class QueuedWrite<TErrors>
     /// <summary>Set once a leader has taken the write into its transaction: from then on it cannot time out.</summary>
     public bool Taken { get; set; }
 
-    /// <summary>Set (under the queue's lock) once the write has its result or its exception.</summary>
-    public bool Done { get; set; }
+    /// <summary>Set once the write has its result or its exception (before its caller is woken).</summary>
+    public bool Done
+    {
+        get => _done;
+        set => _done = value;
+    }
+
+    /// <summary>The group this write's caller runs when it leads (one list per thread, reused).</summary>
+    public List<QueuedWrite<TErrors>> Group { get; } = new(WriteQueue<TErrors>.MaxGroup);
 
     /// <summary>The exception the write ended with, thrown again on its caller's thread.</summary>
     public ExceptionDispatchInfo? Failure { get; set; }
@@ -82,6 +92,30 @@ internal sealed unsafe class QueuedWrite<TErrors>
         write.Done = false;
         write.Failure = null;
         return write;
+    }
+
+    /// <summary>Wakes the write's caller from <see cref="Sleep"/> (or makes its next sleep return at once).</summary>
+    public void Wake()
+    {
+        lock (_wake)
+        {
+            _woken = true;
+            Monitor.Pulse(_wake);
+        }
+    }
+
+    /// <summary>The caller sleeps until <see cref="Wake"/> or until <paramref name="timeout"/> passes (infinite: <see cref="Timeout.InfiniteTimeSpan"/>).</summary>
+    public void Sleep(TimeSpan timeout)
+    {
+        lock (_wake)
+        {
+            if (!_woken)
+            {
+                Monitor.Wait(_wake, timeout);
+            }
+
+            _woken = false;
+        }
     }
 
     /// <summary>The bytes of keys and values the write carries (what it adds at most), so that one group stays bounded.</summary>

@@ -36,8 +36,10 @@ internal sealed class WriteQueue<TErrors>
 
     /// <summary>
     /// Adds <paramref name="write"/> (its caller started at the <see cref="Stopwatch"/> timestamp <paramref name="started"/>)
-    /// and waits: true when the caller is to lead (<see cref="TakeGroup"/>, then <see cref="Finish"/>; <see cref="CombinedWriter{TErrors}"/> does both), false when
-    /// another leader has finished the write.
+    /// and waits: true when the caller is to lead (<see cref="TakeGroup"/>, <see cref="HandOver"/>, then
+    /// <see cref="Complete"/>; <see cref="CombinedWriter{TErrors}"/> does all three), false when another leader has
+    /// finished the write. A waiting caller sleeps on its own write, so it is woken only when its write is done or it is
+    /// the first in line when the lead comes free: about once per write, not at every leader's turn.
     /// </summary>
     /// <exception cref="Exception">No leader took the write within its timeout (<see cref="IWriteErrors.TimedOut"/>); it was withdrawn.</exception>
     public bool Join(QueuedWrite<TErrors> write, long started)
@@ -45,31 +47,43 @@ internal sealed class WriteQueue<TErrors>
         lock (_gate)
         {
             _pending.Add(write);
-            while (!write.Done)
+            if (!_leading)
             {
-                if (!_leading)
+                _leading = true;
+                return true;
+            }
+        }
+
+        while (true)
+        {
+            if (write.Taken)
+            {
+                write.Sleep(Timeout.InfiniteTimeSpan);
+            }
+            else if (write.Errors.Timeout - Stopwatch.GetElapsedTime(started) is var left && left > TimeSpan.Zero)
+            {
+                write.Sleep(left);
+            }
+
+            if (write.Done)
+            {
+                return false;
+            }
+
+            lock (_gate)
+            {
+                if (!_leading && !write.Taken)
                 {
                     _leading = true;
                     return true;
                 }
 
-                if (write.Taken)
-                {
-                    Monitor.Wait(_gate);
-                    continue;
-                }
-
-                var left = write.Errors.Timeout - Stopwatch.GetElapsedTime(started);
-                if (left <= TimeSpan.Zero)
+                if (!write.Taken && Stopwatch.GetElapsedTime(started) >= write.Errors.Timeout)
                 {
                     _pending.Remove(write);
                     throw write.Errors.TimedOut();
                 }
-
-                Monitor.Wait(_gate, left);
             }
-
-            return false;
         }
     }
 
@@ -98,35 +112,50 @@ internal sealed class WriteQueue<TErrors>
         }
     }
 
-    /// <summary>
-    /// Ends a leader's turn: marks <paramref name="group"/> done (with <paramref name="failure"/> for a write that has no
-    /// outcome yet), or, when the leader never took a group, withdraws its write with <paramref name="failure"/>; then
-    /// wakes the waiters, one of which leads next.
-    /// </summary>
-    public void Finish(QueuedWrite<TErrors> leader, List<QueuedWrite<TErrors>>? group, Exception? failure)
+    /// <summary>Withdraws the write of a leader that never took a group (it could not take the writer).</summary>
+    public void Withdraw(QueuedWrite<TErrors> leader)
     {
         lock (_gate)
         {
-            if (group is null)
-            {
-                _pending.Remove(leader);
-                leader.Failure = failure is null ? null : ExceptionDispatchInfo.Capture(failure);
-            }
-            else
-            {
-                foreach (var write in group)
-                {
-                    if (failure is not null && write.Failure is null)
-                    {
-                        write.Failure = ExceptionDispatchInfo.Capture(failure);
-                    }
+            _pending.Remove(leader);
+        }
+    }
 
-                    write.Done = true;
-                }
-            }
-
+    /// <summary>
+    /// Ends a leader's turn at the writer: frees the lead and wakes the first waiting caller to take it. A caller that
+    /// arrives meanwhile may take it first (it is already running); the woken one then waits again, and that leader
+    /// wakes the first waiting caller in turn when it ends.
+    /// </summary>
+    public void HandOver()
+    {
+        QueuedWrite<TErrors>? next;
+        lock (_gate)
+        {
             _leading = false;
-            Monitor.PulseAll(_gate);
+            next = _pending.Count > 0 ? _pending[0] : null;
+        }
+
+        next?.Wake();
+    }
+
+    /// <summary>
+    /// Marks <paramref name="group"/> done, with <paramref name="failure"/> for a write that has no outcome yet, and wakes
+    /// each caller in it but the leader, once.
+    /// </summary>
+    public static void Complete(QueuedWrite<TErrors> leader, List<QueuedWrite<TErrors>> group, Exception? failure)
+    {
+        foreach (var write in group)
+        {
+            if (failure is not null && write.Failure is null)
+            {
+                write.Failure = ExceptionDispatchInfo.Capture(failure);
+            }
+
+            write.Done = true;
+            if (write != leader)
+            {
+                write.Wake();
+            }
         }
     }
 }

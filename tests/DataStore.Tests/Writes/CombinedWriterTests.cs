@@ -136,6 +136,33 @@ public sealed class CombinedWriterTests
         Assert.Equal(["a", "b c"], _runner.Transactions);
     }
 
+    [Fact]
+    public async Task A_leader_hands_the_lead_on_before_it_waits_for_its_groups_sync_and_its_callers_return_after_it()
+    {
+        _runner.SyncOpen.Reset();
+        var first = Start(Put("a"));
+        await WaitUntil(() => _runner.SyncEntered.IsSet); // a committed and waits for the sync of ticket 1
+        var second = Start(Put("b"));
+        await WaitUntil(() => _runner.Transactions.Count == 2); // b led and committed meanwhile
+        Assert.False(first.IsCompleted, "a returned before the sync of its commit");
+
+        _runner.SyncOpen.Set();
+        Assert.Equal(1, (await first).Ticket);
+        Assert.Equal(2, (await second).Ticket);
+        Assert.Equal([1L, 2L], _runner.SyncedTickets);
+    }
+
+    [Fact]
+    public async Task A_sync_that_fails_in_the_leaders_wait_fails_no_callers_write()
+    {
+        _runner.SyncFailure = new IOException("the disk is gone");
+        var outcomes = await QueueWhileTheLeaderWaits(Put("a"), Put("b"));
+
+        Assert.All(outcomes, o => Assert.Null(o.Error)); // each caller's own wait for its ticket reports a failed sync
+        Assert.Equal([1L], _runner.SyncedTickets);
+        Assert.Equal(2, _runner.Store.Count);
+    }
+
     // Starts the writes in order, each queued before the next starts, while the first waits to take the writer.
     private async Task<Outcome[]> QueueWhileTheLeaderWaits(params Func<Outcome>[] writes)
     {

@@ -16,12 +16,14 @@ internal sealed class FakeWriteErrors(TimeSpan timeout) : IWriteErrors
 /// A backend part for <see cref="CombinedWriter{TErrors}"/> over a dictionary: each transaction works on a copy that
 /// replaces the store only when it commits. Puts and batches (their <c>RequireAbsent</c> preconditions and puts) are
 /// understood; a write whose key is in <see cref="Failures"/> throws that exception. Every transaction tried is recorded
-/// as its keys, in order. <see cref="EnterOpen"/> and <see cref="CommitOpen"/> hold a leader where a test needs it.
+/// as its keys, in order, and every ticket a leader waits to see synced. <see cref="EnterOpen"/>, <see cref="CommitOpen"/>
+/// and <see cref="SyncOpen"/> hold a leader where a test needs it.
 /// </summary>
 internal sealed class FakeWriteGroupRunner : IWriteGroupRunner<FakeWriteErrors>
 {
     private readonly object _gate = new();
     private readonly List<string> _transactions = [];
+    private readonly List<long> _syncedTickets = [];
     private Dictionary<string, string> _store = [];
     private long _ticket;
 
@@ -33,6 +35,27 @@ internal sealed class FakeWriteGroupRunner : IWriteGroupRunner<FakeWriteErrors>
 
     /// <summary>Set once a leader has come into Commit.</summary>
     public ManualResetEventSlim CommitEntered { get; } = new(false);
+
+    /// <summary>A leader waits in WaitForSync until this is set.</summary>
+    public ManualResetEventSlim SyncOpen { get; } = new(true);
+
+    /// <summary>Set once a leader has come into WaitForSync.</summary>
+    public ManualResetEventSlim SyncEntered { get; } = new(false);
+
+    /// <summary>When set, WaitForSync throws it (after waiting for <see cref="SyncOpen"/>).</summary>
+    public Exception? SyncFailure { get; set; }
+
+    /// <summary>The tickets leaders waited for in WaitForSync, in order.</summary>
+    public IReadOnlyList<long> SyncedTickets
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return [.. _syncedTickets];
+            }
+        }
+    }
 
     /// <summary>When set, the next Enter throws it (after waiting for <see cref="EnterOpen"/>).</summary>
     public Exception? EnterFailure { get; set; }
@@ -114,6 +137,21 @@ internal sealed class FakeWriteGroupRunner : IWriteGroupRunner<FakeWriteErrors>
         {
             _store = staged;
             return ++_ticket;
+        }
+    }
+
+    public void WaitForSync(long ticket)
+    {
+        lock (_gate)
+        {
+            _syncedTickets.Add(ticket);
+        }
+
+        SyncEntered.Set();
+        Assert.True(SyncOpen.Wait(QueuedWriters.Wait), "the test never let the sync finish");
+        if (SyncFailure is { } failure)
+        {
+            throw failure;
         }
     }
 
