@@ -58,6 +58,7 @@ internal static class Commands
             "open" => Open(store),
             "put-loop" => PutLoop(store, rest[0], int.Parse(rest[1])),
             "batch-loop" => BatchLoop(store, int.Parse(rest[0])),
+            "wide-batch-loop" => WideBatchLoop.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "mixed-loop" => MixedWriteLoop.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "threaded-put-loop" => ThreadedPutLoop.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "maintenance-loop" => MaintenanceLoop.Run(store, rest[0], rest[1]),

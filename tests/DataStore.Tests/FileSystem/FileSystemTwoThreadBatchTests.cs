@@ -1,3 +1,5 @@
+using System.Buffers.Binary;
+using System.Globalization;
 using DataStore.FileSystem;
 using DataStore.Tests.Conformance;
 
@@ -5,7 +7,8 @@ namespace DataStore.Tests.FileSystem;
 
 /// <summary>
 /// A large batch applies on two threads, each owning whole leaf directories (TreeWriter.Halves): every key lands whole,
-/// leaves split within their limit meanwhile, and a failure on the second thread is completed from the journal like any other.
+/// leaves split within their limit meanwhile, and a failure on the second thread or a kill -9 is completed from the journal
+/// like any other.
 /// </summary>
 public sealed class FileSystemTwoThreadBatchTests : IDisposable
 {
@@ -85,6 +88,43 @@ public sealed class FileSystemTwoThreadBatchTests : IDisposable
         Assert.Equal(Bytes.Utf8("new1099"), store.Get(Key(1_099)));
         Assert.False(File.Exists(Path.Combine(StorePath, BatchJournal.FileName)));
         Assert.Equal(1_100, StoreAssert.Scan(store, [], keysOnly: true).Count);
+    }
+
+    [Fact]
+    public void Two_thread_batches_are_all_or_nothing_after_kill_9()
+    {
+        // 5,000 keys: past one leaf of 4,096 after the first batch, so the later ones apply on two threads.
+        const int keys = 5_000;
+        var seed = Random.Shared.Next();
+        var random = new Random(seed);
+        for (var round = 0; round < 2; round++)
+        {
+            var path = _directory.Sub($"killed-{round}");
+            int acknowledged;
+            using (var child = ChildProcess.Start(["wide-batch-loop", path, "FileSystem", "Relaxed", keys.ToString(CultureInfo.InvariantCulture), "1000"]))
+            {
+                child.WaitForLine(l => l == $"ACK {2 + round}", TimeSpan.FromSeconds(120));
+                Thread.Sleep(random.Next(200)); // the next batch is being journaled or applied
+                child.KillHard();
+                acknowledged = int.Parse(child.LastLine("ACK ")![4..], CultureInfo.InvariantCulture);
+            }
+
+            var journaled = File.Exists(Path.Combine(path, BatchJournal.FileName));
+            TestContext.Current.SendDiagnosticMessage($"round {round}: killed after batch {acknowledged}, {(journaled ? "with" : "without")} a journal left");
+            using var store = KeyValueStore.Open(new DataStoreOptions { Path = path, Backend = StoreBackend.FileSystem });
+            var values = Enumerable.Range(0, keys).Select(k => BinaryPrimitives.ReadInt32BigEndian(store.Get(WideKey(k)))).Distinct().ToList();
+            Assert.True(values.Count == 1, $"half a batch after kill -9: values {string.Join(", ", values)} (seed {seed}, round {round})");
+            Assert.True(values[0] >= acknowledged, $"batch {acknowledged} was acknowledged but the store holds {values[0]} (seed {seed}, round {round})");
+        }
+    }
+
+    // The keys of the TestHost's wide-batch-loop.
+    private static byte[] WideKey(int k)
+    {
+        var key = new byte[5];
+        key[0] = (byte)(k % 16);
+        BinaryPrimitives.WriteInt32BigEndian(key.AsSpan(1), k);
+        return key;
     }
 
     public void Dispose() => _directory.Dispose();
