@@ -24,17 +24,11 @@ internal sealed partial class TreeWriter
         var touched = new HashSet<string>();
         var removed = 0L;
 
-        // In key order (BatchKeyOrder; a batch with a range delete applies as written), so consecutive keys land in the
-        // same leaf directory, and a large batch splits into two runs of whole leaves, one a thread (TreeWriter.Halves).
-        // The journal keeps the batch's own order; both give the same store.
-        var sorted = BatchKeyOrder.TrySort(batch, ref _order);
-        if (!sorted || perFile || !TryApplyInHalves(batch, _order, touched))
+        // As written, as the journal replays it (applying in key order was measured twice with no gain here).
+        for (var i = 0; i < batch.OperationCount; i++)
         {
-            for (var i = 0; i < batch.OperationCount; i++)
-            {
-                var entry = batch.Operation(sorted ? _order[i] : i);
-                removed += ApplyOne(entry.Kind, batch.First(entry), batch.Second(entry), perFile, touched);
-            }
+            var entry = batch.Operation(i);
+            removed += ApplyOne(entry.Kind, batch.First(entry), batch.Second(entry), perFile, touched);
         }
 
         Finish(perFile, touched, sequence, sequence > 0 ? _record.Clear().Add(batch).Bytes : default);

@@ -55,19 +55,12 @@ internal sealed partial class TreeWriter
     /// <summary>Writes one key of a batch in place; returns the directory whose entry changed.</summary>
     /// <remarks>
     /// The batch's change counter is odd, so readers retry rather than read a file being written, and a crash is
-    /// repaired from its journal. Finding the leaf, a split and a new directory hold <see cref="_applyGate"/> (a batch
-    /// may apply on two threads: TreeWriter.Halves); the file's write does not.
+    /// repaired from its journal.
     /// </remarks>
     public string Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool flush)
     {
         Span<byte> name = stackalloc byte[KeyNames.MaxNameLength + 1];
-        LayoutNode node;
-        int length;
-        lock (_applyGate)
-        {
-            node = Target(key, name, out length);
-        }
-
+        var node = Target(key, name, out var length);
         if (PosixWrites.Enabled && node.Directory is { } directory && KeyFile.TryWriteAt(directory, name[..(length + 1)], key, value, flush))
         {
             return node.Path;
@@ -80,11 +73,7 @@ internal sealed partial class TreeWriter
         }
         catch (DirectoryNotFoundException)
         {
-            lock (_applyGate)
-            {
-                EnsureLeaf(node);
-            }
-
+            EnsureLeaf(node);
             KeyFile.Write(target, key, value, flush, inPlace: true);
         }
 
