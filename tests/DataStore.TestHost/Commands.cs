@@ -58,6 +58,8 @@ internal static class Commands
             "open" => Open(store),
             "put-loop" => PutLoop(store, rest[0], int.Parse(rest[1])),
             "batch-loop" => BatchLoop(store, int.Parse(rest[0])),
+            "batch-cpu" => BatchCpu.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
+            "spread-loop" => SpreadLoop.Run(store, int.Parse(rest[0])),
             "mixed-loop" => MixedWriteLoop.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "threaded-put-loop" => ThreadedPutLoop.Run(store, int.Parse(rest[0]), int.Parse(rest[1])),
             "maintenance-loop" => MaintenanceLoop.Run(store, rest[0], rest[1]),

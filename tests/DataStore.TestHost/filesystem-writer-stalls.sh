@@ -1,7 +1,11 @@
 #!/bin/sh
 # How long a FileSystem store's writer waits (issue 23 item 11): an app puts a new key every 10 ms while each
 # read-only CLI command runs beside it on a store of KEYS keys, then a load of back-to-back single puts
-# (directory splits included). Prints the writer's median, p99 and worst Put per case.
+# (directory splits included). Prints the writer's median, p99 and worst Put per case. The case `mixed` (not in the
+# default list) runs a second process of single Puts and 2-key batches on the same store beside the writer: a Relaxed
+# batch first syncs the directories its process's Puts changed (one fsync, or one syncfs for several) holding the
+# store's write lock. The case `spread` (not in the default list either) makes those Puts in two directories, so each
+# batch runs one syncfs holding the lock; it prints its batches' median and worst time.
 # Usage (after `dotnet build DataStore.sln -c Release`): tests/DataStore.TestHost/filesystem-writer-stalls.sh [KEYS]
 # Knobs: CASES (default "alone count export verify backup load"), WRITER_SECONDS (default 25: make it longer than
 # the slowest command, e.g. 300 at 1,000,000 keys, or the writer stops before the command ends), DURABILITY (default
@@ -41,6 +45,8 @@ for case in $CASES; do
     export) dotnet "$CLI" export --store "$STORE" "$DIR/dump" >/dev/null 2>&1 ;;
     verify) dotnet "$CLI" verify --store "$STORE" >/dev/null 2>&1 || true ;;
     backup) dotnet "$CLI" backup --store "$STORE" "$DIR/backup" >/dev/null 2>&1 ;;
+    mixed) timeout $((WRITER_SECONDS - 5)) dotnet "$HOST" mixed-loop "$STORE" FileSystem "$DURABILITY" 1 100000000 >/dev/null 2>&1 || true ;;
+    spread) dotnet "$HOST" spread-loop "$STORE" FileSystem "$DURABILITY" $((WRITER_SECONDS - 5)) | sed 's/^/spread-loop: /' >&2 ;;
   esac
   took=$(( ($(date +%s%N) - start) / 1000000 ))
   wait "$writer"

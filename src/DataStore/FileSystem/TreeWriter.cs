@@ -15,7 +15,6 @@ internal sealed partial class TreeWriter(string root, Layout layout, SharedState
     private readonly string _temporary = Path.Combine(root, "tmp");
     private readonly string _journal = Path.Combine(root, BatchJournal.FileName);
     private readonly HashSet<string> _newParents = [];
-    private int[] _order = [];
     private readonly PreImages _preImages = new(root, state);
     private LeafSplitter? _splitterInstance;
     private byte[]? _preparationWanted;
