@@ -18,8 +18,12 @@ internal sealed partial class LmdbEnvironment
     private int _durableStores;
     private byte[]? _dataFileZ; // the data file's path for open(2), made once: every checkpoint reads the meta pages
 
-    /// <summary>True when commits skip their page sync now: a synced state is recorded and pinned, and no Durable store of this process shares the environment.</summary>
-    internal bool CommitsWithoutSync => _syncedState is not null && _pin != 0 && Volatile.Read(ref _durableStores) == 0;
+    /// <summary>
+    /// True when commits skip their page sync now: a synced state is recorded and pinned. Durable commits too: their
+    /// group sync is a checkpoint (<see cref="SyncNow"/>), whose sync and record make them durable, and until it a power
+    /// loss takes them back to the last record like a Relaxed commit (ADR 0006, "Durable commits without a page sync").
+    /// </summary>
+    internal bool CommitsWithoutSync => _syncedState is not null && _pin != 0;
 
     /// <summary>True where commits may skip their sync (the boot can be told apart): the synced state is recorded.</summary>
     internal bool HasSyncedState => _syncedState is not null;
@@ -110,7 +114,7 @@ internal sealed partial class LmdbEnvironment
         }
     }
 
-    /// <summary>Counts a Durable store of this process: from then on every commit syncs its pages.</summary>
+    /// <summary>Counts a Durable store of this process: from then on a combined group's leader waits for its group sync.</summary>
     internal void AddDurableStore() => Interlocked.Increment(ref _durableStores);
 
     // The group sync's action: a plain mdb_env_sync, or, with a synced state, a checkpoint under the writer locks.
