@@ -40,10 +40,13 @@ public sealed class SqliteCheckpointTests : IDisposable
         // short copy that lets the WAL start over, and the writer holds back meanwhile (SqliteCheckpointTurn): the monitor is
         // not fair, and a writer that re-entered at once used to keep it out for thousands of writes, so the WAL grew toward
         // the writer's own fallback at 16,000 frames (about 63 MiB; once 48 MiB in under a second on a loaded CI machine).
-        // Without any checkpoint the WAL would reach about 96 MiB.
+        // Without any checkpoint the WAL would reach about 96 MiB. The bound sits below the fallback, not at the 16 MiB
+        // restart point: while the background thread copies the WAL into the database the writer goes on, and on a CI
+        // machine whose disk other tests keep syncing that copy has taken long enough for the WAL to reach 52 MiB (one
+        // commit while the checkpointer waited: the turn worked). The turn itself is held by the first assertion.
         TestContext.Current.TestOutputHelper?.WriteLine($"largest WAL: {largestWal >> 20} MiB, restarts: {restarts}, most commits while the checkpointer waited: {mostCommitsWhileWaiting}");
         Assert.True(mostCommitsWhileWaiting <= 2, $"The writer committed {mostCommitsWhileWaiting} times while the checkpointer waited for the write lock.");
-        Assert.True(largestWal < 48L << 20, $"The WAL reached {largestWal >> 20} MiB during {writes} single writes.");
+        Assert.True(largestWal < 60L << 20, $"The WAL reached {largestWal >> 20} MiB during {writes} single writes.");
         using var reopened = KeyValueStore.Open(StorePath);
         for (var i = 0; i < writes; i += 97)
         {
