@@ -23,6 +23,11 @@ internal sealed class GroupSync(Action sync)
     /// <summary>Returns once a sync that started after commit <paramref name="ticket"/> has finished.</summary>
     public void WaitUntilSynced(long ticket)
     {
+        if (Volatile.Read(ref _synced) >= ticket)
+        {
+            return; // the callers a leader wakes after its group's sync find it done without taking the gate
+        }
+
         lock (_gate)
         {
             while (_synced < ticket)
@@ -86,7 +91,7 @@ internal sealed class GroupSync(Action sync)
                 Monitor.Enter(_gate);
             }
 
-            _synced = Math.Max(_synced, target);
+            Volatile.Write(ref _synced, Math.Max(_synced, target));
         }
         finally
         {

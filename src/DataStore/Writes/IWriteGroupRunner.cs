@@ -31,10 +31,11 @@ internal interface IWriteGroupRunner<TErrors>
     long Commit(List<QueuedWrite<TErrors>> group, int start, int count);
 
     /// <summary>
-    /// Called by the leader once it has let the writer go and handed the lead on, with its group's latest ticket: a
-    /// Durable store waits here for the group sync that covers it, so that the group's callers find their commit synced
-    /// and are woken once, not a second time by the sync. Best effort: an exception is ignored (each caller's own wait
-    /// for its ticket reports it). Does nothing unless the backend says otherwise.
+    /// Called by the leader once it has let the writer go, still leading, with its group's latest ticket: a Durable store
+    /// waits here for the group sync that covers it, so that the group's callers find their commit synced and are woken
+    /// once, not a second time by the sync, and the callers who come meanwhile wait for the next leader's one transaction.
+    /// Best effort: an exception is ignored (each caller's own wait for its ticket reports it). Does nothing unless the
+    /// backend says otherwise.
     /// </summary>
     void WaitForSync(long ticket)
     {

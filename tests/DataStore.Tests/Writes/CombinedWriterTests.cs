@@ -137,18 +137,25 @@ public sealed class CombinedWriterTests
     }
 
     [Fact]
-    public async Task A_leader_hands_the_lead_on_before_it_waits_for_its_groups_sync_and_its_callers_return_after_it()
+    public async Task A_leader_keeps_the_lead_through_its_groups_sync_and_the_callers_who_came_meanwhile_share_the_next_commit()
     {
         _runner.SyncOpen.Reset();
         var first = Start(Put("a"));
         await WaitUntil(() => _runner.SyncEntered.IsSet); // a committed and waits for the sync of ticket 1
-        var second = Start(Put("b"));
-        await WaitUntil(() => _runner.Transactions.Count == 2); // b led and committed meanwhile
+        var later = new List<Task<Outcome>>();
+        foreach (var key in new[] { "b", "c" })
+        {
+            later.Add(Start(Put(key)));
+            await WaitUntil(() => _writer.PendingWrites == later.Count || _runner.Transactions.Count > 1);
+        }
+
+        Assert.Equal(["a"], _runner.Transactions); // b and c wait for the lead instead of committing for the same next sync
         Assert.False(first.IsCompleted, "a returned before the sync of its commit");
 
         _runner.SyncOpen.Set();
         Assert.Equal(1, (await first).Ticket);
-        Assert.Equal(2, (await second).Ticket);
+        Assert.All(await Task.WhenAll(later), o => Assert.Equal(2, o.Ticket));
+        Assert.Equal(["a", "b c"], _runner.Transactions);
         Assert.Equal([1L, 2L], _runner.SyncedTickets);
     }
 
