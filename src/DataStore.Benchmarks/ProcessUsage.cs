@@ -2,12 +2,20 @@ using System.Runtime.InteropServices;
 
 namespace DataStore.Benchmarks;
 
-/// <summary>The process's CPU time and context switches so far (getrusage, RUSAGE_SELF: every thread, ended ones too; Linux).</summary>
+/// <summary>
+/// The process's CPU time and context switches so far (getrusage, RUSAGE_SELF: every thread, ended ones too; Linux): a
+/// voluntary switch is a thread that waited (a futex, I/O, a sleep), an involuntary one a thread the kernel preempted.
+/// </summary>
 public readonly partial record struct ProcessUsage(double CpuMicroseconds, long Voluntary, long Involuntary)
 {
-    /// <summary>Reads the counts now.</summary>
+    /// <summary>Reads the counts now; zero where <c>getrusage</c> is not there (not Linux).</summary>
     public static ProcessUsage Now()
     {
+        if (!OperatingSystem.IsLinux())
+        {
+            return default;
+        }
+
         Span<long> usage = stackalloc long[18]; // struct rusage on 64-bit Linux: two timevals, then 14 longs
         if (GetRusage(0, ref usage[0]) != 0)
         {

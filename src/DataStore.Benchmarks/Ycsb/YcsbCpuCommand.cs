@@ -8,7 +8,7 @@ namespace DataStore.Benchmarks.Ycsb;
 /// The <c>ycsb-cpu</c> command: the CPU time per YCSB operation of each selected target (a backend and its peer) over a
 /// fixed number of operations, rounds alternating between the targets, medians printed as a markdown table. On a
 /// loaded machine the process's CPU time (every thread's, the engine's background work included) moves far less than
-/// the wall clock, which waits for a core. The voluntary context switches per operation (<see cref="ContextSwitches"/>)
+/// the wall clock, which waits for a core. The voluntary context switches per operation (<see cref="ProcessUsage"/>)
 /// count how often a thread blocked: a lock or a futex the workload waits in.
 /// </summary>
 /// <remarks>
@@ -75,11 +75,11 @@ public static class YcsbCpuCommand
             Parallel.For(0, threads, parallel, t => workers[t].Run(store, workload, operations / 10 / threads));
             using var process = Process.GetCurrentProcess();
             var cpu = process.TotalProcessorTime;
-            var switches = ContextSwitches.Now();
+            var usage = ProcessUsage.Now();
             var wall = Stopwatch.StartNew();
             Parallel.For(0, threads, parallel, t => workers[t].Run(store, workload, operations / threads));
             wall.Stop();
-            var waits = (ContextSwitches.Now() - switches).Voluntary;
+            var waits = ProcessUsage.Now().Voluntary - usage.Voluntary;
             process.Refresh();
             return new Measurement((process.TotalProcessorTime - cpu).TotalMicroseconds / operations, wall.Elapsed.TotalMicroseconds / operations, (double)waits / operations);
         }
