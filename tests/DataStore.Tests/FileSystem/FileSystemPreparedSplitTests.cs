@@ -17,6 +17,7 @@ public sealed partial class FileSystemPreparedSplitTests : IDisposable
 {
     private const int Limit = 64; // a split is prepared from 48 files (three quarters)
     private readonly TemporaryDirectory _directory = new();
+    private Exception? _hookFailure;
 
     private string StorePath => _directory.Sub("store");
 
@@ -207,6 +208,20 @@ public sealed partial class FileSystemPreparedSplitTests : IDisposable
         }
     }
 
+    // A test hook that throws makes the preparation give up (the leaf then splits the old way): the wait names why.
+    private Action<string>? Recorded(Action<string>? hook) => hook is null ? null : root =>
+    {
+        try
+        {
+            hook(root);
+        }
+        catch (Exception e)
+        {
+            _hookFailure = e;
+            throw;
+        }
+    };
+
     private bool IsOurs(string root) => Path.GetFullPath(root) == Path.GetFullPath(StorePath);
 
     private static void PutKeys(IKeyValueStore store, int count)
@@ -220,6 +235,8 @@ public sealed partial class FileSystemPreparedSplitTests : IDisposable
     /// <summary>Puts the 48 keys a split is prepared from and waits for its publish, then clears every preparation hook.</summary>
     private void SplitAndClearHooks(IKeyValueStore store)
     {
+        SplitPreparation.BeforePublishForTests = Recorded(SplitPreparation.BeforePublishForTests);
+        SplitPreparation.AfterPublishForTests = Recorded(SplitPreparation.AfterPublishForTests);
         try
         {
             PutKeys(store, 48);
@@ -238,7 +255,7 @@ public sealed partial class FileSystemPreparedSplitTests : IDisposable
         var until = DateTime.UtcNow.AddSeconds(60);
         while (!(File.Exists(Path.Combine(Data, KeyNames.SplitMarker)) && !File.Exists(Path.Combine(StorePath, PreparedSplitRecord.FileName))))
         {
-            Assert.True(DateTime.UtcNow < until, "the split was not prepared and published within 60 s");
+            Assert.True(DateTime.UtcNow < until, $"the split was not prepared and published within 60 s; a test hook threw: {_hookFailure?.ToString() ?? "no"}");
             Thread.Sleep(20);
         }
     }
