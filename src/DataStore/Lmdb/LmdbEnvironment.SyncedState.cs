@@ -16,7 +16,10 @@ internal sealed partial class LmdbEnvironment
     private readonly LmdbSyncedState? _syncedState;
     private LmdbErrors? _syncErrors;
     private int _durableStores;
-    private byte[]? _dataFileZ; // the data file's path for open(2), made once: every checkpoint reads the meta pages
+    private byte[]? _dataFileZ;
+
+    /// <summary>The data file's path for open(2), made once: every checkpoint reads the meta pages and syncs the file.</summary>
+    private byte[] DataFileZ => _dataFileZ ??= System.Text.Encoding.UTF8.GetBytes(_dataFile + "\0");
 
     /// <summary>
     /// True when commits skip their page sync now: a synced state is recorded and pinned. Durable commits too: their
@@ -150,7 +153,7 @@ internal sealed partial class LmdbEnvironment
     private byte[] ReadMetas(uint pageSize)
     {
         var metas = new byte[2 * LmdbSyncedState.MetaBytes];
-        var fd = PosixFile.OpenRead(_dataFileZ ??= System.Text.Encoding.UTF8.GetBytes(_dataFile + "\0"));
+        var fd = PosixFile.OpenRead(DataFileZ);
         if (fd < 0)
         {
             throw new FileNotFoundException($"The LMDB data file '{_dataFile}' is missing.", _dataFile);

@@ -29,6 +29,7 @@ internal sealed class LmdbSyncedState(string path)
 
     // Both slots as read before a write, then the slot written (one write at a time).
     private readonly byte[] _slots = new byte[SlotStride + SlotLength];
+    private readonly byte[] _pathZ = System.Text.Encoding.UTF8.GetBytes(path + "\0");
 
     public string Path => path;
 
@@ -63,27 +64,58 @@ internal sealed class LmdbSyncedState(string path)
     {
         lock (_slots)
         {
-            var existed = File.Exists(path);
-            using (var file = File.OpenHandle(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.ReadWrite))
+            var read = ReadSlots(out var existed);
+            var (first, second) = (SlotTransaction(_slots.AsSpan(0, read), 0), SlotTransaction(_slots.AsSpan(0, read), 1));
+            var target = first is null ? 0 : second is null ? 1 : first > second ? 1 : 0;
+            var slot = _slots.AsSpan(0, SlotLength);
+            BinaryPrimitives.WriteUInt64LittleEndian(slot, Magic);
+            BinaryPrimitives.WriteUInt64LittleEndian(slot[8..], record.Transaction);
+            BinaryPrimitives.WriteUInt64LittleEndian(slot[16..], record.Boot);
+            BinaryPrimitives.WriteUInt32LittleEndian(slot[24..], record.PageSize);
+            record.Metas.AsSpan(0, 2 * MetaBytes).CopyTo(slot[Header..]);
+            BinaryPrimitives.WriteUInt32LittleEndian(slot[(SlotLength - 4)..], Checksum(slot[..(SlotLength - 4)]));
+            var file = Platform.PosixWrites.OpenWriteAt(Platform.PosixWrites.CurrentDirectory, _pathZ);
+            if (file < 0)
             {
-                var read = existed ? RandomAccess.Read(file, _slots, 0) : 0;
-                var (first, second) = (SlotTransaction(_slots.AsSpan(0, read), 0), SlotTransaction(_slots.AsSpan(0, read), 1));
-                var target = first is null ? 0 : second is null ? 1 : first > second ? 1 : 0;
-                var slot = _slots.AsSpan(0, SlotLength);
-                BinaryPrimitives.WriteUInt64LittleEndian(slot, Magic);
-                BinaryPrimitives.WriteUInt64LittleEndian(slot[8..], record.Transaction);
-                BinaryPrimitives.WriteUInt64LittleEndian(slot[16..], record.Boot);
-                BinaryPrimitives.WriteUInt32LittleEndian(slot[24..], record.PageSize);
-                record.Metas.AsSpan(0, 2 * MetaBytes).CopyTo(slot[Header..]);
-                BinaryPrimitives.WriteUInt32LittleEndian(slot[(SlotLength - 4)..], Checksum(slot[..(SlotLength - 4)]));
-                RandomAccess.Write(file, slot, target * SlotStride);
+                throw new DirectoryNotFoundException($"The store directory of '{path}' is gone.");
+            }
+
+            try
+            {
+                Platform.PosixWrites.WriteAt(file, slot, target * SlotStride);
                 Platform.FileDataSync.Flush(file);
+            }
+            finally
+            {
+                Platform.PosixFile.CloseFile(file);
             }
 
             if (!existed)
             {
                 Platform.DirectorySync.Sync(System.IO.Path.GetDirectoryName(path)!);
             }
+        }
+    }
+
+    // Both slots into _slots; bare open(2) calls (the side file exists only on Linux): .NET's open runs fstat, and on a kernel
+    // with fine-grained timestamps a file whose times were read gets new ones at its next write, so each record dirtied the
+    // inode, whose block the data file's inode shares; O_NOATIME keeps the read from dirtying it too.
+    private int ReadSlots(out bool existed)
+    {
+        var file = Platform.PosixFile.OpenRead(_pathZ);
+        existed = file >= 0;
+        if (!existed)
+        {
+            return 0;
+        }
+
+        try
+        {
+            return Platform.PosixFile.ReadAt(file, _slots, 0);
+        }
+        finally
+        {
+            Platform.PosixFile.CloseFile(file);
         }
     }
 

@@ -26,16 +26,7 @@ internal static partial class FileDataSync
         file.DangerousAddRef(ref added);
         try
         {
-            int rc;
-            while ((rc = DataSync((int)file.DangerousGetHandle())) != 0 && Marshal.GetLastPInvokeError() == Interrupted)
-            {
-            }
-
-            if (rc != 0)
-            {
-                var errno = Marshal.GetLastPInvokeError();
-                throw new IOException($"fdatasync failed: {Marshal.GetPInvokeErrorMessage(errno)}", errno);
-            }
+            Flush((int)file.DangerousGetHandle());
         }
         finally
         {
@@ -43,6 +34,21 @@ internal static partial class FileDataSync
             {
                 file.DangerousRelease();
             }
+        }
+    }
+
+    /// <summary>The same for a descriptor of the POSIX layer (<see cref="PosixFile"/>, <see cref="PosixWrites"/>); Linux only.</summary>
+    public static void Flush(int fd)
+    {
+        int rc;
+        while ((rc = DataSync(fd)) != 0 && Marshal.GetLastPInvokeError() == Interrupted)
+        {
+        }
+
+        if (rc != 0)
+        {
+            var errno = Marshal.GetLastPInvokeError();
+            throw new IOException($"fdatasync failed: {Marshal.GetPInvokeErrorMessage(errno)}", errno);
         }
     }
 
