@@ -146,24 +146,12 @@ internal sealed partial class LmdbEnvironment
 
     // fdatasync of the data file through a descriptor of our own, as mdb_env_sync does it: the same pages (a sync is of the
     // file, not of a descriptor), without reading the meta page through the map, so a resize never waits for a slow disk.
-    // A handle, not a FileStream: writers checkpoint often, and what a checkpoint allocates grows the GC heap.
-    // On Linux a bare open(2): .NET's open also runs fstat, and on a kernel with fine-grained timestamps a file whose times
-    // were read gets new ones at its next write, so every commit dirtied the inode and each sync wrote it.
+    // A bare open(2) (checkpoints run only where the synced state is kept, on Linux): .NET's open also runs fstat, and on a
+    // kernel with fine-grained timestamps a file whose times were read gets new ones at its next write, so every commit
+    // dirtied the inode and each sync wrote it; and writers checkpoint often, so nothing is allocated.
     private void SyncDataFile() => StoreFiles.Guard(Directory, StoreBackend.Lmdb, () =>
     {
-        if (!OperatingSystem.IsLinux())
-        {
-            using var file = File.OpenHandle(_dataFile, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete);
-            FileDataSync.Flush(file);
-            return 0;
-        }
-
-        var fd = PosixFile.OpenRead(DataFileZ);
-        if (fd < 0)
-        {
-            throw new FileNotFoundException($"The LMDB data file '{_dataFile}' is missing.", _dataFile);
-        }
-
+        var fd = OpenDataFile();
         try
         {
             FileDataSync.Flush(fd);

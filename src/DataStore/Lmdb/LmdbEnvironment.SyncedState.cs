@@ -18,8 +18,12 @@ internal sealed partial class LmdbEnvironment
     private int _durableStores;
     private byte[]? _dataFileZ;
 
-    /// <summary>The data file's path for open(2), made once: every checkpoint reads the meta pages and syncs the file.</summary>
-    private byte[] DataFileZ => _dataFileZ ??= System.Text.Encoding.UTF8.GetBytes(_dataFile + "\0");
+    /// <summary>Opens the data file for reading (<c>O_NOATIME</c>) by a path made once: every checkpoint reads the meta pages and syncs the file.</summary>
+    private int OpenDataFile()
+    {
+        var fd = PosixFile.OpenRead(_dataFileZ ??= System.Text.Encoding.UTF8.GetBytes(_dataFile + "\0"));
+        return fd >= 0 ? fd : throw new FileNotFoundException($"The LMDB data file '{_dataFile}' is missing.", _dataFile);
+    }
 
     /// <summary>
     /// True when commits skip their page sync now: a synced state is recorded and pinned. Durable commits too: their
@@ -153,12 +157,7 @@ internal sealed partial class LmdbEnvironment
     private byte[] ReadMetas(uint pageSize)
     {
         var metas = new byte[2 * LmdbSyncedState.MetaBytes];
-        var fd = PosixFile.OpenRead(DataFileZ);
-        if (fd < 0)
-        {
-            throw new FileNotFoundException($"The LMDB data file '{_dataFile}' is missing.", _dataFile);
-        }
-
+        var fd = OpenDataFile();
         try
         {
             _ = PosixFile.ReadAt(fd, metas.AsSpan(0, LmdbSyncedState.MetaBytes), 0);

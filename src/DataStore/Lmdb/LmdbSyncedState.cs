@@ -59,7 +59,7 @@ internal sealed class LmdbSyncedState(string path)
     }
 
     /// <summary>Writes <paramref name="record"/> into the slot that does not hold the newest record, and syncs it.</summary>
-    /// <remarks>Reuses one buffer and allocates only what opening the file takes: a checkpoint writes one record, and writers checkpoint often.</remarks>
+    /// <remarks>Reuses one buffer and allocates nothing (bare <c>open(2)</c> calls): a checkpoint writes one record, and writers checkpoint often.</remarks>
     public void Write(Record record)
     {
         lock (_slots)
